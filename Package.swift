@@ -1,0 +1,71 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The target graph is the architecture (shared/docs/ARCHITECTURE.md): each layer depends
+// only downward, and the compiler enforces it.
+let package = Package(
+    name: "tokenswap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tokenswap", targets: ["tokenswap"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+    ],
+    targets: [
+        // C shims: what Swift cannot reach directly (OpenSSL macros, accept4 flags). Not
+        // "CSystem": swift-system, which swift-configuration uses, already has that name.
+        .target(
+            name: "COpenSSL",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .target(name: "CPosix"),
+
+        // Pure HTTP/1.1: parsing and encoding of bytes. No I/O, no Foundation.
+        .target(name: "HTTPCore"),
+
+        // POSIX sockets + Dispatch: event loops, non-blocking socket channels, addresses.
+        .target(name: "Transport", dependencies: ["CPosix"]),
+
+        // The HTTP/1.1 server: listener, connections, deadlines, router.
+        .target(name: "HTTPServer", dependencies: ["HTTPCore", "Transport"]),
+
+        // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
+        .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "COpenSSL"]),
+
+        // Sealed refresh tokens: AES-256-GCM key ring.
+        .target(name: "Sealing", dependencies: ["COpenSSL"]),
+
+        // The product: configuration, providers, swap/refresh handlers, sandbox, metrics.
+        .target(
+            name: "TokenSwap",
+            dependencies: [
+                "HTTPServer", "HTTPClient", "Sealing",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "tokenswap",
+            dependencies: [
+                "TokenSwap",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

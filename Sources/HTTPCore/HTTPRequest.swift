@@ -1,0 +1,40 @@
+/// A complete request as a handler sees it: the head, decoded into values, and the whole
+/// body (bodies are small and bounded here: see the server's `maxBodyBytes`).
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request target as sent (origin-form `/path?query`, or absolute-form).
+    public var target: String
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The path part of the target, without the query. For absolute-form targets
+    /// (RFC 9112 §3.2.2) the scheme and authority are skipped.
+    public var path: Substring {
+        var rest = Substring(target)
+        if !rest.hasPrefix("/") {
+            // absolute-form: scheme "://" authority path-abempty
+            let afterScheme = rest.firstIndex(of: ":").map { rest[$0...].dropFirst(3) } ?? rest
+            rest = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+        }
+        if let q = rest.firstIndex(of: "?") { rest = rest[..<q] }
+        return rest
+    }
+
+    /// The query part of the target, without the `?`, or nil when there is none.
+    public var query: Substring? {
+        guard let q = target.firstIndex(of: "?") else { return nil }
+        return target[target.index(after: q)...]
+    }
+}

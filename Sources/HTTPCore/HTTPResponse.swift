@@ -1,0 +1,13 @@
+/// A response a handler returns. The server adds the framing (`Content-Length`,
+/// `Connection`, `Date`); handlers set only what their content needs.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
