@@ -7,16 +7,20 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The TCP peer's address (`127.0.0.1`, `::1`), set by the server; nil in tests that
+    /// build requests by hand.
+    public var remoteAddress: String?
 
     public init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
-        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String? = nil
     ) {
         self.method = method
         self.target = target
         self.version = version
         self.headers = headers
         self.body = body
+        self.remoteAddress = remoteAddress
     }
 
     /// The path part of the target, without the query. For absolute-form targets
