@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# tokenswap: multi-stage build. The build stage compiles a release binary with the Swift
+# standard library linked statically; the runtime stage is slim Debian with only the
+# shared libraries that binary needs (scripts/check-runtime-libs checks this list
+# against `ldd` of the release binary).
+
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libssl-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Resolve dependencies first so that source edits do not invalidate this layer.
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib --product tokenswap \
+ && install -D -m 0755 "$(swift build -c release --show-bin-path)/tokenswap" /out/tokenswap \
+ && strip /out/tokenswap
+
+FROM debian:bookworm-slim AS runtime
+# RUNTIME-PACKAGES (kept in sync with `ldd tokenswap` by scripts/check-runtime-libs):
+# libssl3 for libssl/libcrypto, libstdc++6 and libgcc-s1 for the C++ runtime the Swift
+# runtime uses, libc6 (already in the image), ca-certificates for upstream TLS.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libssl3 libstdc++6 libgcc-s1 ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tokenswap
+COPY --from=build /out/tokenswap /usr/local/bin/tokenswap
+COPY config /etc/tokenswap
+USER tokenswap
+ENV TOKENSWAP_HOST=0.0.0.0 TOKENSWAP_PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD curl -fsS "http://127.0.0.1:${TOKENSWAP_ADMIN_PORT:-${TOKENSWAP_PORT}}/healthz" || exit 1
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/tokenswap"]
+CMD ["serve"]
