@@ -1,0 +1,24 @@
+/// The client's limits and deadlines, with their defaults in one place.
+public struct HTTPClientConfiguration: Sendable {
+    /// TCP connect, per attempt over all resolved addresses.
+    public var connectTimeoutSeconds: Double = 5
+    /// TLS handshake after the TCP connect.
+    public var tlsHandshakeTimeoutSeconds: Double = 5
+    /// Open connections per origin (idle + busy); more requests wait in a queue.
+    public var maxConnectionsPerOrigin: Int = 32
+    /// Requests that may wait for a connection per origin before `poolExhausted`.
+    public var maxWaitersPerOrigin: Int = 1024
+    /// An idle pooled connection is closed after this long unused.
+    public var idleTimeoutSeconds: Double = 30
+    /// Response head (status line + fields) limit.
+    public var maxResponseHeadBytes: Int = 16 * 1024
+    /// Response body limit, decoded (after de-chunking).
+    public var maxResponseBodyBytes: Int = 1024 * 1024
+    /// How long a name resolution result is reused.
+    public var dnsCacheSeconds: Double = 30
+    /// An extra PEM bundle of CAs trusted in addition to the system store
+    /// (`TOKENSWAP_CA_FILE`). Verification is always on; this only adds trust.
+    public var extraCAFilePath: String? = nil
+
+    public init() {}
+}

@@ -1,0 +1,56 @@
+import HTTPCore
+
+/// Every way an upstream exchange fails, each distinct so the caller can map it to its
+/// own answer (CONTRACT.md §2: unreachable and TLS → 502 `upstream_unreachable`,
+/// timeout → 504 `upstream_timeout`, the rest → 502 `upstream_error`). The texts carry
+/// reasons (errno names, OpenSSL reason strings), never request or response content.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL is not `http://` or `https://` with a host, or has a bad port.
+    case invalidURL(reason: String)
+    /// The origin could not be reached: name resolution failed, or every address
+    /// refused or failed to connect.
+    case unreachable(reason: String)
+    /// The TLS handshake failed; the request was never sent.
+    case tls(TLSFailure)
+    /// A deadline passed in the named phase.
+    case timeout(TimeoutPhase)
+    /// The server broke HTTP/1.1 framing, or closed the connection before the response
+    /// was complete (never reported as a truncated success).
+    case protocolError(reason: String)
+    /// The response head or body is over the configured limit.
+    case responseTooLarge(limitBytes: Int)
+    /// The origin's pool is at its connection cap and its wait queue is full.
+    case poolExhausted
+    /// `shutdown()` was called.
+    case shutdown
+
+    /// Where a deadline was hit.
+    public enum TimeoutPhase: String, Sendable, Equatable {
+        case connect
+        case tlsHandshake
+        /// The whole exchange (waiting for a connection, writing, reading the response).
+        case exchange
+    }
+
+    /// The status a gateway answers with for this failure (RFC 9110 §15.6.3, §15.6.5).
+    public var gatewayStatus: HTTPStatus {
+        switch self {
+        case .timeout: return .gatewayTimeout
+        case .poolExhausted, .shutdown: return .serviceUnavailable
+        default: return .badGateway
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let reason): return "invalid upstream URL: \(reason)"
+        case .unreachable(let reason): return "upstream unreachable: \(reason)"
+        case .tls(let failure): return "upstream TLS failure: \(failure)"
+        case .timeout(let phase): return "upstream timeout (\(phase.rawValue))"
+        case .protocolError(let reason): return "upstream protocol error: \(reason)"
+        case .responseTooLarge(let limit): return "upstream response over \(limit) bytes"
+        case .poolExhausted: return "upstream connection pool exhausted"
+        case .shutdown: return "HTTP client shut down"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import HTTPCore
+
+/// A request to an upstream: where it goes (origin + origin-form target) and what it
+/// carries. The client adds `Host`, `Content-Length` and framing; callers set the rest.
+public struct HTTPClientRequest: Sendable {
+    public var method: HTTPMethod
+    public var origin: Origin
+    /// The origin-form target, `/path?query` (RFC 9112 §3.2.1).
+    public var target: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod, origin: Origin, target: String,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.origin = origin
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A request to an absolute `http://` or `https://` URL.
+    public init(
+        method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) throws(HTTPClientError) {
+        let parsed = try UpstreamURL(url)
+        self.init(
+            method: method, origin: parsed.origin, target: parsed.target, headers: headers,
+            body: body)
+    }
+}

@@ -1,0 +1,185 @@
+import COpenSSL
+
+/// One TLS client session as a pure transform over memory BIOs: ciphertext from the
+/// socket goes in with `receiveCiphertext`, ciphertext for the socket comes out of
+/// `takeCiphertext`, and plaintext passes through `writePlaintext` / `readPlaintext`.
+/// The engine does no I/O, so the socket code is the same with and without TLS.
+///
+/// Not thread-safe: owned by one connection and used only on its event loop. OpenSSL's
+/// error queue is per thread, so each call clears it first and reads it before
+/// returning, inside one Dispatch block.
+final class TLSEngine {
+    enum HandshakeProgress {
+        case complete
+        /// Send `takeCiphertext()` and feed more socket bytes.
+        case needsMoreInput
+    }
+
+    enum ReadProgress {
+        case bytes(Int)
+        case needsMoreInput
+        /// The peer sent close_notify (RFC 8446 §6.1).
+        case closed
+    }
+
+    private let ssl: OpaquePointer
+    private let inbound: OpaquePointer
+    private let outbound: OpaquePointer
+    private(set) var handshakeComplete = false
+
+    init(context: TLSContext, serverName: String, session: TLSSession? = nil)
+        throws(HTTPClientError)
+    {
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.pointer) else {
+            throw .tls(.configuration(reason: TLSErrorQueue.drain("SSL_new failed")))
+        }
+        guard let inbound = BIO_new(BIO_s_mem()), let outbound = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw .tls(.configuration(reason: TLSErrorQueue.drain("BIO_new failed")))
+        }
+        // An empty inbound BIO means "no bytes yet", not end of stream: the socket code
+        // reports EOF itself.
+        _ = tokenswap_BIO_set_mem_eof_return(inbound, -1)
+        SSL_set_bio(ssl, inbound, outbound)  // the SSL owns both BIOs from here
+        self.ssl = ssl
+        self.inbound = inbound
+        self.outbound = outbound
+        SSL_set_connect_state(ssl)
+        try configurePeerIdentity(serverName)
+        if let session { _ = SSL_set_session(ssl, session.pointer) }
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// Hostname check and SNI. An IP literal is checked against the certificate's IP
+    /// SANs and sent without SNI (RFC 6066 §3 forbids literal addresses there).
+    private func configurePeerIdentity(_ serverName: String) throws(HTTPClientError) {
+        if Self.isIPLiteral(serverName) {
+            guard let param = SSL_get0_param(ssl),
+                X509_VERIFY_PARAM_set1_ip_asc(param, serverName) == 1
+            else { throw .tls(.configuration(reason: TLSErrorQueue.drain("bad IP literal"))) }
+            return
+        }
+        SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        guard SSL_set1_host(ssl, serverName) == 1 else {
+            throw .tls(.configuration(reason: TLSErrorQueue.drain("SSL_set1_host failed")))
+        }
+        guard tokenswap_SSL_set_tlsext_host_name(ssl, serverName) == 1 else {
+            throw .tls(.configuration(reason: TLSErrorQueue.drain("SNI rejected")))
+        }
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+        host.contains(":") || host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+    }
+
+    func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        // A memory BIO grows to take everything; it fails only on allocation failure.
+        _ = BIO_write(inbound, base, Int32(clamping: bytes.count))
+    }
+
+    /// Ciphertext waiting to be sent, appended to `buffer`.
+    func takeCiphertext(into buffer: inout [UInt8]) {
+        let pending = Int(BIO_ctrl_pending(outbound))
+        guard pending > 0 else { return }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: pending))
+        let read = buffer.withUnsafeMutableBytes { raw in
+            BIO_read(outbound, raw.baseAddress.map { $0 + start }, Int32(clamping: pending))
+        }
+        buffer.removeLast(pending - max(0, Int(read)))
+    }
+
+    var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
+
+    func handshake() throws(HTTPClientError) -> HandshakeProgress {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            handshakeComplete = true
+            return .complete
+        }
+        let code = SSL_get_error(ssl, result)
+        if code == SSL_ERROR_WANT_READ { return .needsMoreInput }
+        throw .tls(handshakeFailure())
+    }
+
+    /// Why the handshake failed: the verify result first (it names the certificate
+    /// problem), then the error queue.
+    private func handshakeFailure() -> TLSFailure {
+        let verify = SSL_get_verify_result(ssl)
+        let codes = TLSErrorQueue.codes()
+        if verify != Int(X509_V_OK) {
+            if verify == Int(X509_V_ERR_HOSTNAME_MISMATCH) || verify == Int(X509_V_ERR_IP_ADDRESS_MISMATCH) {
+                return .hostnameMismatch
+            }
+            let text = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "code \(verify)"
+            return .certificateVerifyFailed(reason: text)
+        }
+        let reasons = codes.map(TLSErrorQueue.text).joined(separator: "; ")
+        if codes.contains(where: { tokenswap_ERR_is_protocol_version($0) != 0 }) {
+            return .protocolVersion(reason: reasons)
+        }
+        if codes.contains(where: { tokenswap_ERR_is_certificate_verify_failed($0) != 0 }) {
+            return .certificateVerifyFailed(reason: reasons)
+        }
+        return .handshake(reason: reasons.isEmpty ? "peer closed the connection" : reasons)
+    }
+
+    /// Called when the socket reached EOF during the handshake.
+    func handshakeFailureAtEOF() -> TLSFailure {
+        .handshake(reason: "peer closed the connection during the handshake")
+    }
+
+    /// Encrypts all of `bytes`; the ciphertext is then in `takeCiphertext`.
+    func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            ERR_clear_error()
+            let chunk = Int32(clamping: bytes.count - offset)
+            let written = SSL_write(ssl, bytes.baseAddress.map { $0 + offset }, chunk)
+            guard written > 0 else {
+                throw .protocolError(reason: TLSErrorQueue.drain("TLS write failed"))
+            }
+            offset += Int(written)
+        }
+    }
+
+    /// Decrypts what has arrived into `buffer` (up to `buffer.count` bytes).
+    func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPClientError)
+        -> ReadProgress
+    {
+        ERR_clear_error()
+        let read = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
+        if read > 0 { return .bytes(Int(read)) }
+        switch SSL_get_error(ssl, read) {
+        case SSL_ERROR_WANT_READ: return .needsMoreInput
+        case SSL_ERROR_ZERO_RETURN: return .closed
+        default: throw .protocolError(reason: TLSErrorQueue.drain("TLS read failed"))
+        }
+    }
+
+    /// The session to resume on the next connection to this origin, when the server
+    /// issued one (TLS 1.3 tickets arrive after the handshake, so ask after a read).
+    func resumableSession() -> TLSSession? {
+        guard let session = SSL_get1_session(ssl) else { return nil }
+        guard SSL_SESSION_is_resumable(session) == 1 else {
+            SSL_SESSION_free(session)
+            return nil
+        }
+        return TLSSession(owning: session)
+    }
+
+    var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
+
+    /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
+    func close() {
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+}
