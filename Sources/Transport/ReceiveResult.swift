@@ -1,0 +1,11 @@
+/// The outcome of one `SocketChannel.receive`.
+public enum ReceiveResult: Sendable, Equatable {
+    /// This many bytes were appended to the buffer.
+    case received(Int)
+    /// Nothing to read now; the read source will fire again when there is.
+    case wouldBlock
+    /// The peer shut down its write side (orderly EOF).
+    case endOfFile
+    /// The connection failed (`ECONNRESET`, `ETIMEDOUT`, …); close the channel.
+    case failed(errno: Int32)
+}
