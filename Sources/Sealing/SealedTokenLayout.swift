@@ -1,0 +1,62 @@
+/// The byte layout of a sealed refresh token, version 1.
+///
+/// The text form is the bytes below in base64url (RFC 4648 §5) without padding; the
+/// text is at most 4096 characters (longer input is refused before it is decoded).
+///
+/// ```
+/// offset        size  field
+/// 0             1     version, 0x01
+/// 1             1     n = kid length, 1...16
+/// 2             n     kid, ASCII [A-Za-z0-9_-]: which key of the ring sealed it
+/// 2+n           12    nonce, fresh from RAND_bytes for every seal
+/// 14+n          m     AES-256-GCM ciphertext of the m-byte plaintext (the upstream
+///                     refresh token)
+/// 14+n+m        16    GCM tag
+/// ```
+///
+/// The associated data authenticates the header and binds the token to its context,
+/// each variable field prefixed by its length so no two contexts encode alike
+/// (provider "ab" + client "c" differs from provider "a" + client "bc"):
+///
+/// ```
+/// version (1) | n (1) | kid (n)
+///   | UInt64 big-endian byte count of provider (UTF-8) | provider
+///   | UInt64 big-endian byte count of client id (UTF-8) | client id
+/// ```
+///
+/// The nonce needs no place in the associated data: GCM authenticates it already.
+/// With random 96-bit nonces one key may seal about 2^32 tokens before the chance of a
+/// repeated nonce reaches 2^-32 (NIST SP 800-38D §8.3); rotate keys well before that.
+enum SealedTokenLayout {
+    static let version: UInt8 = 1
+    static let maxTextLength = 4096
+    static let nonceByteCount = AES256GCM.nonceByteCount
+    static let tagByteCount = AES256GCM.tagByteCount
+
+    static func headerByteCount(keyIDLength: Int) -> Int { 2 + keyIDLength }
+
+    /// The smallest sealed form: a one-character kid and an empty plaintext.
+    static let minimumByteCount = headerByteCount(keyIDLength: 1) + nonceByteCount + tagByteCount
+
+    static func associatedData(header: UnsafeRawBufferPointer, context: SealingContext)
+        -> [UInt8]
+    {
+        let provider = context.provider.utf8
+        let clientID = context.clientID.utf8
+        var data: [UInt8] = []
+        data.reserveCapacity(header.count + 16 + provider.count + clientID.count)
+        data.append(contentsOf: header)
+        appendLengthPrefixed(provider, to: &data)
+        appendLengthPrefixed(clientID, to: &data)
+        return data
+    }
+
+    private static func appendLengthPrefixed(_ field: String.UTF8View, to data: inout [UInt8]) {
+        // 64 bits: no String can be long enough for the prefix to wrap and collide.
+        let count = UInt64(field.count)
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: count >> UInt64(shift)))
+        }
+        data.append(contentsOf: field)
+    }
+}
