@@ -1,0 +1,58 @@
+/// Finds the lines of a message head, one call at a time, never looking at a byte twice:
+/// the scan resumes where the previous call stopped, so a client that sends one byte per
+/// packet costs O(n), not O(n²). Offsets are relative to the head's first byte.
+struct HeadLineScanner: Sendable, Hashable {
+    /// Where the line being scanned begins.
+    private(set) var lineStart = 0
+    /// The first byte not yet looked at.
+    private(set) var scanIndex = 0
+
+    /// The limits one line is checked against while it is scanned, so an over-long line
+    /// fails at the same byte however the input was split.
+    struct LineLimits {
+        var maxLineBytes: Int
+        var lineTooLong: HTTPParseError
+        var blockStart: Int
+        var maxBlockBytes: Int
+        var blockTooLarge: HTTPParseError
+    }
+
+    /// The next complete line without its CRLF, or nil when more bytes are needed.
+    mutating func nextLine(in bytes: UnsafeRawBufferPointer, limits: LineLimits)
+        throws(HTTPParseError) -> Range<Int>?
+    {
+        var index = scanIndex
+        let end = bytes.count
+        while index < end {
+            try check(index, limits)
+            let byte = bytes[index]
+            if byte == HTTPGrammar.lf {
+                // Only CRLF ends a line (RFC 9112 §2.2); a lone LF is how requests are
+                // smuggled past parsers that accept it.
+                throw .bareLF
+            }
+            if byte == HTTPGrammar.cr {
+                guard index + 1 < end else {
+                    scanIndex = index
+                    return nil
+                }
+                try check(index + 1, limits)
+                // A CR not followed by LF is invalid anywhere in a head (RFC 9112 §2.2).
+                guard bytes[index + 1] == HTTPGrammar.lf else { throw .bareCR }
+                let line = lineStart..<index
+                lineStart = index + 2
+                scanIndex = index + 2
+                return line
+            }
+            index += 1
+        }
+        scanIndex = index
+        return nil
+    }
+
+    @inline(__always)
+    private func check(_ index: Int, _ limits: LineLimits) throws(HTTPParseError) {
+        if index - lineStart >= limits.maxLineBytes { throw limits.lineTooLong }
+        if index - limits.blockStart >= limits.maxBlockBytes { throw limits.blockTooLarge }
+    }
+}

@@ -1,0 +1,196 @@
+/// An incremental, strict HTTP/1.1 request-head parser (RFC 9112 §2–§7, the rules of
+/// shared/docs/HTTP1-RULES.md). Hand it the buffer from the head's first byte each time
+/// more bytes arrive; it resumes where it stopped and answers nil ("need more"), the
+/// head, or an `HTTPParseError` naming the rule broken and the status to answer.
+///
+/// The caller keeps the bytes it already passed in place (it may append, or move the
+/// whole head to a new buffer position, as offsets are relative to the head's start).
+/// After a complete head the parser resets itself for the next one; after an error,
+/// the connection must close (the message boundary is lost), or call `reset()`.
+public struct RequestHeadParser: Sendable {
+    public let limits: HTTPLimits
+
+    private var scanner = HeadLineScanner()
+    private var phase = Phase.requestLine
+    private var skippedEmptyLine = false
+    private var method = 0..<0
+    private var target = 0..<0
+    private var version = HTTPVersion.http1_1
+    private var fieldsStart = 0
+    private var fields: [FieldRange] = []
+
+    private enum Phase { case requestLine, fields }
+
+    public init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+    }
+
+    public mutating func reset() {
+        self = RequestHeadParser(limits: limits)
+    }
+
+    /// Parses as far as `bytes` go. `bytes` starts at the head's first byte and holds at
+    /// least everything passed before.
+    /// - Returns: the head as byte ranges into `bytes`, or nil when more bytes are needed.
+    public mutating func parse(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError)
+        -> RequestHeadLayout?
+    {
+        while true {
+            switch phase {
+            case .requestLine:
+                let lineLimits = HeadLineScanner.LineLimits(
+                    maxLineBytes: limits.maxRequestLineBytes, lineTooLong: .requestLineTooLong,
+                    blockStart: 0, maxBlockBytes: Int.max, blockTooLarge: .headerTooLarge)
+                guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
+                    return nil
+                }
+                if line.isEmpty {
+                    // RFC 9112 §2.2: a server ought to ignore at least one empty line
+                    // before the request line; we ignore exactly one.
+                    guard !skippedEmptyLine else { throw .tooManyLeadingEmptyLines }
+                    skippedEmptyLine = true
+                    continue
+                }
+                try parseRequestLine(bytes, line)
+                fieldsStart = scanner.lineStart
+                phase = .fields
+            case .fields:
+                let lineLimits = HeadLineScanner.LineLimits(
+                    maxLineBytes: limits.maxHeaderLineBytes, lineTooLong: .headerLineTooLong,
+                    blockStart: fieldsStart, maxBlockBytes: limits.maxHeaderBytes,
+                    blockTooLarge: .headerTooLarge)
+                guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
+                    return nil
+                }
+                if line.isEmpty {
+                    let layout = try finish(bytes, byteCount: scanner.lineStart)
+                    reset()
+                    return layout
+                }
+                let field = try FieldLine.parse(bytes, line, isFirst: fields.isEmpty)
+                fields.append(field)
+                // RFC 9110 §5.4: a server may refuse a field section that is too large.
+                if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }
+            }
+        }
+    }
+
+    /// request-line = method SP request-target SP HTTP-version (RFC 9112 §3), single
+    /// spaces only: other whitespace or extra spaces are 400 (§3).
+    private mutating func parseRequestLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>)
+        throws(HTTPParseError)
+    {
+        var index = line.lowerBound
+        while index < line.upperBound, bytes[index] != HTTPGrammar.space {
+            // RFC 9110 §9.1: the method is a token. Unknown tokens are the router's
+            // business (405/501), not the parser's.
+            guard HTTPGrammar.isToken(bytes[index]) else { throw .invalidMethod }
+            index += 1
+        }
+        guard index > line.lowerBound, index < line.upperBound else {
+            throw .invalidRequestLine
+        }
+        method = line.lowerBound..<index
+
+        let targetStart = index + 1
+        index = targetStart
+        while index < line.upperBound, bytes[index] != HTTPGrammar.space {
+            // RFC 9112 §3.2: no whitespace or controls inside the target.
+            guard HTTPGrammar.isVisible(bytes[index]) else { throw .invalidTarget }
+            index += 1
+        }
+        guard index > targetStart, index < line.upperBound else { throw .invalidRequestLine }
+        target = targetStart..<index
+        try Self.checkTargetForm(bytes, target)
+
+        let versionRange = (index + 1)..<line.upperBound
+        if versionRange.contains(where: { bytes[$0] == HTTPGrammar.space }) {
+            throw .invalidRequestLine
+        }
+        version = try HTTPVersion.parse(bytes, versionRange)
+    }
+
+    /// RFC 9112 §3.2: origin-form starts with `/`; absolute-form is `scheme ":" ...`
+    /// (RFC 3986 §3.1). Authority-form (CONNECT) and asterisk-form (OPTIONS *) are not
+    /// served here.
+    private static func checkTargetForm(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>)
+        throws(HTTPParseError)
+    {
+        let first = bytes[target.lowerBound]
+        if first == UInt8(ascii: "/") { return }
+        guard HTTPGrammar.isAlpha(first) else { throw .invalidTarget }
+        var index = target.lowerBound + 1
+        while index < target.upperBound {
+            let byte = bytes[index]
+            if byte == HTTPGrammar.colon {
+                guard index + 1 < target.upperBound else { throw .invalidTarget }
+                return
+            }
+            let schemeByte =
+                HTTPGrammar.isAlpha(byte) || HTTPGrammar.isDigit(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
+            guard schemeByte else { throw .invalidTarget }
+            index += 1
+        }
+        throw .invalidTarget
+    }
+
+    /// The head-wide rules, judged in one fixed order so the same head always gets the
+    /// same answer.
+    private func finish(_ bytes: UnsafeRawBufferPointer, byteCount: Int)
+        throws(HTTPParseError) -> RequestHeadLayout
+    {
+        let facts = FieldSemantics(bytes, fields)
+        let isHTTP11 = version.isAtLeastHTTP11
+
+        // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host,
+        // or with more than one Host, or with an invalid one.
+        if facts.hostCount > 1 { throw .duplicateHost }
+        if isHTTP11, facts.hostCount == 0 { throw .missingHost }
+        if let host = facts.hostValue, !FieldSemantics.isValidHost(bytes, host) {
+            throw .invalidHost
+        }
+
+        // RFC 9110 §8.6 / RFC 9112 §6.3: Content-Length is 1*DIGIT, once.
+        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
+            throw .duplicateContentLength
+        }
+        if facts.contentLengthInvalid { throw .invalidContentLength }
+
+        var framing = BodyFraming.none
+        if facts.hasTransferEncoding {
+            // RFC 9112 §6.1: Transfer-Encoding in HTTP/1.0 is a framing fault; the
+            // request must be refused and the connection closed.
+            if !isHTTP11 { throw .transferEncodingInHTTP10 }
+            // RFC 9112 §6.1/§6.3: TE with CL is a smuggling attempt; refuse, then close.
+            if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
+            switch facts.transferEncoding {
+            case .chunked: framing = .chunked
+            case .invalid: throw .invalidTransferEncoding
+            case .chunkedNotLast: throw .chunkedNotLast
+            case .unknownCoding: throw .unknownTransferCoding
+            }
+        } else if let length = facts.contentLength {
+            framing = length == 0 ? .none : .contentLength(length)
+        }
+
+        // RFC 9110 §10.1.1: 417 for an expectation we cannot meet. 100-continue in an
+        // HTTP/1.0 request must be ignored.
+        if facts.unknownExpectation { throw .unknownExpectation }
+
+        // RFC 9110 §15.5.14: refuse a declared length over the limit before reading it.
+        if case .contentLength(let length) = framing, length > limits.maxBodyBytes {
+            throw .contentTooLarge
+        }
+
+        // RFC 9112 §9.3: HTTP/1.1 persists unless `close`; HTTP/1.0 only with keep-alive.
+        let keepAlive =
+            !facts.connectionClose && (isHTTP11 || facts.connectionKeepAlive)
+
+        return RequestHeadLayout(
+            method: method, target: target, version: version, fields: fields,
+            byteCount: byteCount, framing: framing, keepAlive: keepAlive,
+            expectContinue: isHTTP11 && facts.expectContinue)
+    }
+}

@@ -1,0 +1,137 @@
+/// An incremental, strict HTTP/1.1 response-head parser for the upstream client: the
+/// status line (RFC 9112 §4), field lines as for requests (§5), and the body framing of
+/// §6.3. Same contract as `RequestHeadParser`: pass the buffer from the head's first byte
+/// as bytes arrive; nil means "need more".
+public struct ResponseHeadParser: Sendable {
+    public let limits: HTTPLimits
+
+    private var scanner = HeadLineScanner()
+    private var statusLineDone = false
+    private var version = HTTPVersion.http1_1
+    private var statusCode = 0
+    private var reason = 0..<0
+    private var fieldsStart = 0
+    private var fields: [FieldRange] = []
+
+    public init(limits: HTTPLimits = .upstreamResponse) {
+        self.limits = limits
+    }
+
+    public mutating func reset() {
+        self = ResponseHeadParser(limits: limits)
+    }
+
+    /// Parses as far as `bytes` go; `requestMethod` is the method of the request this
+    /// answers (a response to HEAD has no body, RFC 9112 §6.3 rule 1).
+    /// - Returns: the complete head, or nil when more bytes are needed. The parser resets
+    ///   itself after a complete head (a 1xx is followed by another head).
+    public mutating func parse(_ bytes: UnsafeRawBufferPointer, requestMethod: HTTPMethod)
+        throws(HTTPParseError) -> ResponseHead?
+    {
+        while true {
+            if !statusLineDone {
+                let lineLimits = HeadLineScanner.LineLimits(
+                    maxLineBytes: limits.maxRequestLineBytes, lineTooLong: .statusLineTooLong,
+                    blockStart: 0, maxBlockBytes: Int.max, blockTooLarge: .headerTooLarge)
+                guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
+                    return nil
+                }
+                try parseStatusLine(bytes, line)
+                statusLineDone = true
+                fieldsStart = scanner.lineStart
+                continue
+            }
+            let lineLimits = HeadLineScanner.LineLimits(
+                maxLineBytes: limits.maxHeaderLineBytes, lineTooLong: .headerLineTooLong,
+                blockStart: fieldsStart, maxBlockBytes: limits.maxHeaderBytes,
+                blockTooLarge: .headerTooLarge)
+            guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
+                return nil
+            }
+            if line.isEmpty {
+                let head = try finish(bytes, requestMethod: requestMethod)
+                reset()
+                return head
+            }
+            fields.append(try FieldLine.parse(bytes, line, isFirst: fields.isEmpty))
+            if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }
+        }
+    }
+
+    /// status-line = HTTP-version SP status-code SP [ reason-phrase ] (RFC 9112 §4). The
+    /// second SP is required; the reason may be empty and is otherwise HTAB / SP / VCHAR /
+    /// obs-text.
+    private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>)
+        throws(HTTPParseError)
+    {
+        let start = line.lowerBound
+        guard line.count >= 13 else { throw .invalidStatusLine }
+        version = try HTTPVersion.parse(bytes, start..<(start + 8))
+        guard bytes[start + 8] == HTTPGrammar.space, bytes[start + 12] == HTTPGrammar.space
+        else { throw .invalidStatusLine }
+        var code = 0
+        for index in (start + 9)..<(start + 12) {
+            let byte = bytes[index]
+            guard HTTPGrammar.isDigit(byte) else { throw .invalidStatusLine }
+            code = code * 10 + Int(byte - 0x30)
+        }
+        // RFC 9110 §15: status codes are 100...599.
+        guard (100...599).contains(code) else { throw .invalidStatusLine }
+        statusCode = code
+        reason = (start + 13)..<line.upperBound
+        for index in reason where !HTTPGrammar.isFieldValue(bytes[index]) {
+            throw .invalidStatusLine
+        }
+    }
+
+    private func finish(_ bytes: UnsafeRawBufferPointer, requestMethod: HTTPMethod)
+        throws(HTTPParseError) -> ResponseHead
+    {
+        let facts = FieldSemantics(bytes, fields)
+        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
+            throw .duplicateContentLength
+        }
+        if facts.contentLengthInvalid { throw .invalidContentLength }
+
+        // RFC 9112 §6.3 rule 1: these responses end at the empty line whatever their
+        // fields say.
+        let hasNoBody =
+            requestMethod == .head || statusCode < 200 || statusCode == 204
+            || statusCode == 304
+        var framing = BodyFraming.untilClose
+        if hasNoBody {
+            framing = .none
+        } else if facts.hasTransferEncoding {
+            // RFC 9112 §6.3 rule 3: TE with CL "ought to be handled as an error"; strict.
+            if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
+            switch facts.transferEncoding {
+            case .chunked: framing = .chunked
+            case .invalid: throw .invalidTransferEncoding
+            case .chunkedNotLast: throw .chunkedNotLast
+            // We decode no other coding, so such a body is unusable (RFC 9112 §6.1).
+            case .unknownCoding: throw .unknownTransferCoding
+            }
+        } else if let length = facts.contentLength {
+            framing = length == 0 ? .none : .contentLength(length)
+            if length > limits.maxBodyBytes { throw .contentTooLarge }
+        }
+
+        let isHTTP11 = version.isAtLeastHTTP11
+        let keepAlive =
+            framing != .untilClose && !facts.connectionClose
+            && (isHTTP11 || facts.connectionKeepAlive)
+
+        var headers = HTTPHeaders()
+        for field in fields {
+            headers.add(
+                name: String(decoding: bytes[field.name], as: UTF8.self),
+                value: String(decoding: bytes[field.value], as: UTF8.self))
+        }
+        return ResponseHead(
+            version: version,
+            status: HTTPStatus(
+                code: statusCode, reasonPhrase: String(decoding: bytes[reason], as: UTF8.self)),
+            headers: headers, framing: framing, keepAlive: keepAlive,
+            byteCount: scanner.lineStart)
+    }
+}
