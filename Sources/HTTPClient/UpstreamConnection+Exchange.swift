@@ -1,0 +1,147 @@
+import HTTPCore
+import Transport
+
+extension UpstreamConnection {
+    /// The outcome of a successful exchange: the response, and whether the connection
+    /// went back to idle and may carry another request.
+    struct Answer {
+        var response: HTTPResponse
+        var reusable: Bool
+    }
+
+    func onReadable() {
+        switch state {
+        case .handshaking: handshakeReadable()
+        case .idle: idleReadable()
+        case .exchanging: exchangeReadable()
+        case .closed: return
+        }
+    }
+
+    /// Nothing may arrive on an idle connection: EOF or a reset means the server closed
+    /// it (RFC 9112 §9.6), and stray bytes leave no known response boundary. Either way
+    /// it is retired. (TLS 1.3 session tickets are consumed by the engine and yield no
+    /// plaintext.)
+    private func idleReadable() {
+        let intake = readAvailable()
+        if case .open = intake, plaintext.isEmpty { return }
+        close()
+    }
+
+    /// Sends `request` and reads the response within `timeoutSeconds`. Call on the loop;
+    /// `completion` runs once, on the loop.
+    func exchange(
+        _ request: [UInt8], method: HTTPMethod, timeoutSeconds: Double,
+        completion: @escaping (Result<Answer, ExchangeFailure>) -> Void
+    ) {
+        loop.assertInLoop()
+        let unsent = ExchangeFailure(
+            error: .protocolError(reason: "pooled connection was closed by the server"),
+            requestNeverSent: true)
+        guard state == .idle else { return completion(.failure(unsent)) }
+        timer?.cancel()
+        timer = nil
+        // The server may have closed this pooled connection a moment ago with the read
+        // event not yet delivered: look at the socket before writing a byte.
+        if completedExchanges > 0 {
+            let intake = readAvailable()
+            guard case .open = intake, plaintext.isEmpty else {
+                close()
+                return completion(.failure(unsent))
+            }
+        }
+        state = .exchanging
+        reader = ResponseReader(method: method, limits: limits)
+        exchangeCompletion = completion
+        timer = loop.schedule(afterSeconds: timeoutSeconds) { [self] in
+            finishExchange(.failure(ExchangeFailure(error: .timeout(.exchange), requestNeverSent: false)))
+        }
+        let written: (Result<Void, TransportError>) -> Void = { [self] result in
+            guard case .failure(let error) = result, state == .exchanging else { return }
+            // Reset or closed while writing, before any response byte: the server did
+            // not take the request (it cannot act on a request it did not finish reading).
+            let neverSent = reader?.hasReceivedBytes == false
+            finishExchange(.failure(ExchangeFailure(
+                error: .protocolError(reason: "connection lost while sending the request: \(error)"),
+                requestNeverSent: neverSent)))
+        }
+        if let tls {
+            let encrypted: Result<Void, HTTPClientError> = request.withUnsafeBytes { raw in
+                do throws(HTTPClientError) {
+                    return .success(try tls.writePlaintext(raw))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case .failure(let error) = encrypted {
+                return finishExchange(.failure(ExchangeFailure(error: error, requestNeverSent: true)))
+            }
+            flushTLS(completion: written)
+        } else {
+            channel.send(request, completion: written)
+        }
+    }
+
+    private func exchangeReadable() {
+        let intake = readAvailable()
+        guard var current = reader else { return }
+        do {
+            if try current.consume(&plaintext) {
+                reader = current
+                return finishExchange(.success(current.response))
+            }
+        } catch {
+            reader = current
+            return finishExchange(.failure(ExchangeFailure(error: error, requestNeverSent: false)))
+        }
+        reader = current
+        switch intake {
+        case .open:
+            return
+        case .endOfStream where !current.hasReceivedBytes:
+            finishExchange(.failure(ExchangeFailure(
+                error: .protocolError(reason: "connection closed before the response began"),
+                requestNeverSent: false)))
+        case .endOfStream:
+            do {
+                try current.finishAtEndOfStream()
+                reader = current
+                finishExchange(.success(current.response))
+            } catch {
+                finishExchange(.failure(ExchangeFailure(error: error, requestNeverSent: false)))
+            }
+        case .failed(let reason):
+            finishExchange(.failure(ExchangeFailure(
+                error: .protocolError(reason: "connection failed: \(reason)"), requestNeverSent: false)))
+        }
+    }
+
+    private func finishExchange(_ result: Result<HTTPResponse, ExchangeFailure>) {
+        guard let completion = exchangeCompletion else { return }
+        exchangeCompletion = nil
+        timer?.cancel()
+        timer = nil
+        let keepAlive = reader?.keepAlive ?? false
+        reader = nil
+        switch result {
+        case .failure(let failure):
+            close()
+            completion(.failure(failure))
+        case .success(let response):
+            completedExchanges += 1
+            // Reuse only a clean boundary: no extra bytes, request fully written, and
+            // the server did not ask to close (RFC 9112 §9.3).
+            let reusable =
+                keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
+            if reusable {
+                state = .idle
+                timer = loop.schedule(afterSeconds: idleTimeoutSeconds) { [self] in
+                    if state == .idle { close() }
+                }
+            } else {
+                close()
+            }
+            completion(.success(Answer(response: response, reusable: reusable)))
+        }
+    }
+}

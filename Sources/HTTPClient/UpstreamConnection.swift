@@ -1,0 +1,157 @@
+import Dispatch
+import HTTPCore
+import Transport
+
+/// One HTTP/1.1 connection to an origin, plain or TLS, owned by one event loop. It
+/// carries one exchange at a time (no pipelining); between exchanges it sits idle in
+/// its pool with reading on, so a server closing it is noticed and it is retired.
+///
+/// `@unchecked Sendable` is sound: every mutable property is read and written only on
+/// `channel.loop`'s serial queue — the async entry points hop there with
+/// `loop.execute`, and the channel's handlers and timers run there — so no two threads
+/// touch the state at once. Sendable only so those `@Sendable` closures can capture it.
+final class UpstreamConnection: @unchecked Sendable {
+    enum State {
+        case handshaking
+        case idle
+        case exchanging
+        case closed
+    }
+
+    let channel: SocketChannel
+    let tls: TLSEngine?
+    let limits: HTTPLimits
+    var loop: EventLoop { channel.loop }
+
+    var state: State
+    /// Socket bytes not yet given to the TLS engine.
+    var ciphertext: [UInt8] = []
+    /// HTTP bytes not yet consumed by the response reader.
+    var plaintext: [UInt8] = []
+    /// Requests answered on this connection so far; above 0 it is a reused connection.
+    var completedExchanges = 0
+    var timer: LoopTimer?
+
+    /// The exchange in progress.
+    var reader: ResponseReader?
+    var exchangeCompletion: ((Result<Answer, ExchangeFailure>) -> Void)?
+    var handshakeCompletion: ((Result<Void, HTTPClientError>) -> Void)?
+    let idleTimeoutSeconds: Double
+    /// Called once, on the loop, when the connection closes for any reason, so its pool
+    /// stops counting it (the pool's side is idempotent).
+    private var onClose: ((UpstreamConnection) -> Void)?
+
+    /// Takes over a connected channel and starts watching it. Call on the channel's loop.
+    init(
+        channel: SocketChannel, tls: TLSEngine?, limits: HTTPLimits, idleTimeoutSeconds: Double,
+        onClose: @escaping (UpstreamConnection) -> Void
+    ) {
+        self.channel = channel
+        self.tls = tls
+        self.limits = limits
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.onClose = onClose
+        self.state = tls == nil ? .idle : .handshaking
+        channel.setReadHandler { [self] in onReadable() }
+        channel.resumeReading()
+    }
+
+    /// Reads everything the socket has now into `plaintext` (through TLS when on).
+    /// Returns how the stream stands after the read.
+    enum Intake {
+        case open
+        case endOfStream
+        case failed(String)
+    }
+
+    /// Reads at most this many times per readable event, so one flooding server cannot
+    /// hold the loop; the level-triggered read source fires again for the rest.
+    private static let receivesPerEvent = 8
+
+    func readAvailable() -> Intake {
+        var socket = Intake.open
+        var receives = 0
+        reading: while receives < Self.receivesPerEvent {
+            receives += 1
+            let result =
+                tls == nil
+                ? channel.receive(into: &plaintext) : channel.receive(into: &ciphertext)
+            switch result {
+            case .received: continue
+            case .wouldBlock: break reading
+            case .endOfFile:
+                socket = .endOfStream
+                break reading
+            case .failed(let code):
+                socket = .failed(Self.errnoName(code))
+                break reading
+            }
+        }
+        guard let tls else { return socket }
+        if !ciphertext.isEmpty {
+            ciphertext.withUnsafeBytes { tls.receiveCiphertext($0) }
+            ciphertext.removeAll(keepingCapacity: true)
+        }
+        guard tls.handshakeComplete else { return socket }
+        let decrypted = decrypt(tls)
+        if case .open = decrypted { return socket }
+        return decrypted
+    }
+
+    /// Moves every decrypted byte into `plaintext`.
+    private func decrypt(_ tls: TLSEngine) -> Intake {
+        let window = 16 * 1024
+        while true {
+            // Decrypt straight into the spare end of `plaintext`, then trim what was not
+            // filled: no second buffer, no copy.
+            let start = plaintext.count
+            plaintext.append(contentsOf: repeatElement(0, count: window))
+            let progress: TLSEngine.ReadProgress
+            do {
+                progress = try plaintext.withUnsafeMutableBytes { raw throws(HTTPClientError) in
+                    try tls.readPlaintext(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+                }
+            } catch {
+                plaintext.removeLast(window)
+                return .failed("\(error)")
+            }
+            switch progress {
+            case .bytes(let count): plaintext.removeLast(window - count)
+            case .needsMoreInput:
+                plaintext.removeLast(window)
+                return .open
+            case .closed:
+                plaintext.removeLast(window)
+                return .endOfStream
+            }
+        }
+    }
+
+    /// Sends what the TLS engine has queued (handshake records, alerts, ciphertext).
+    func flushTLS(completion: @escaping (Result<Void, TransportError>) -> Void) {
+        guard let tls, tls.hasCiphertextToSend else { return completion(.success(())) }
+        var out: [UInt8] = []
+        tls.takeCiphertext(into: &out)
+        channel.send(out, completion: completion)
+    }
+
+    /// Closes the socket (after a best-effort close_notify). Idempotent.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        timer?.cancel()
+        timer = nil
+        if let tls, tls.handshakeComplete {
+            tls.close()
+            flushTLS { _ in }
+        }
+        channel.close()
+        let notify = onClose
+        onClose = nil
+        notify?(self)
+    }
+
+    static func errnoName(_ code: Int32) -> String {
+        TransportError.connectFailed(errno: code).description
+    }
+}
