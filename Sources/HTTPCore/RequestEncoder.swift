@@ -1,0 +1,77 @@
+/// Writes upstream requests into one reusable buffer: request line (always HTTP/1.1),
+/// `Host`, the caller's fields, `Content-Length`, then the body.
+///
+/// Unlike `ResponseEncoder` it refuses rather than drops an invalid field: an upstream
+/// request missing, say, its `Authorization` would fail in a confusing way, and every
+/// field here comes from our own code.
+public struct RequestEncoder: Sendable {
+    /// The encoded request; valid until the next `encode`.
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Encodes `request` into `bytes`, replacing what was there.
+    /// - Parameter host: the `Host` value, `uri-host [":" port]` (RFC 9112 §3.2); the
+    ///   request's own Host field, if any, is ignored.
+    /// - Throws: `HTTPEncodingError`, leaving `bytes` empty.
+    public mutating func encode(_ request: HTTPRequest, host: String)
+        throws(HTTPEncodingError)
+    {
+        bytes.removeAll(keepingCapacity: true)
+        do throws(HTTPEncodingError) {
+            try write(request, host: host)
+        } catch {
+            bytes.removeAll(keepingCapacity: true)
+            throw error
+        }
+    }
+
+    private mutating func write(_ request: HTTPRequest, host: String) throws(HTTPEncodingError) {
+        let method = request.method.rawValue
+        guard FieldCheck.isValidName(method) else { throw .invalidMethod }
+        let target = request.target.utf8
+        guard !target.isEmpty, target.allSatisfy(HTTPGrammar.isVisible) else {
+            throw .invalidTarget
+        }
+        let hostBytes = Array(host.utf8)
+        let validHost = hostBytes.withUnsafeBytes {
+            !$0.isEmpty && FieldSemantics.isValidHost($0, 0..<$0.count)
+        }
+        guard validHost else { throw .invalidHost }
+
+        bytes.append(contentsOf: method.utf8)
+        bytes.append(HTTPGrammar.space)
+        bytes.append(contentsOf: target)
+        bytes.appendASCII(" HTTP/1.1\r\nHost: ")
+        bytes.append(contentsOf: hostBytes)
+        bytes.appendCRLF()
+        for field in request.headers {
+            if HTTPHeaders.namesMatch(field.name, "Host")
+                || HTTPHeaders.namesMatch(field.name, "Content-Length")
+                || HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+            {
+                continue
+            }
+            guard FieldCheck.isValidName(field.name) else {
+                throw .invalidFieldName(field.name)
+            }
+            guard FieldCheck.isValidValue(field.value) else {
+                throw .invalidFieldValue(name: field.name)
+            }
+            bytes.appendField(field.name, field.value)
+        }
+        // RFC 9110 §8.6: send Content-Length when there is content, or when the method
+        // gives content a meaning (POST, PUT, PATCH) even if it is empty.
+        let methodExpectsContent =
+            request.method == .post || request.method == .put || request.method == .patch
+        if !request.body.isEmpty || methodExpectsContent {
+            bytes.appendASCII("Content-Length: ")
+            bytes.appendDecimal(request.body.count)
+            bytes.appendCRLF()
+        }
+        bytes.appendCRLF()
+        bytes.append(contentsOf: request.body)
+    }
+}
