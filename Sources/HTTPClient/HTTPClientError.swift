@@ -7,6 +7,9 @@ import HTTPCore
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not `http://` or `https://` with a host, or has a bad port.
     case invalidURL(reason: String)
+    /// The request cannot be put on the wire (a bad method, target or field); a bug in
+    /// the caller. The reason names the field, never its value.
+    case invalidRequest(reason: String)
     /// The origin could not be reached: name resolution failed, or every address
     /// refused or failed to connect.
     case unreachable(reason: String)
@@ -37,6 +40,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .timeout: return .gatewayTimeout
         case .poolExhausted, .shutdown: return .serviceUnavailable
+        case .invalidURL, .invalidRequest: return .internalServerError
         default: return .badGateway
         }
     }
@@ -44,6 +48,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .invalidURL(let reason): return "invalid upstream URL: \(reason)"
+        case .invalidRequest(let reason): return "invalid upstream request: \(reason)"
         case .unreachable(let reason): return "upstream unreachable: \(reason)"
         case .tls(let failure): return "upstream TLS failure: \(failure)"
         case .timeout(let phase): return "upstream timeout (\(phase.rawValue))"

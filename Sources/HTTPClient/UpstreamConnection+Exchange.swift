@@ -7,6 +7,9 @@ extension UpstreamConnection {
     struct Answer {
         var response: HTTPResponse
         var reusable: Bool
+        /// A TLS session to resume on the next connection, taken after the first
+        /// response (TLS 1.3 tickets arrive after the handshake, RFC 8446 §4.6.1).
+        var session: TLSSession?
     }
 
     func onReadable() {
@@ -141,7 +144,8 @@ extension UpstreamConnection {
             } else {
                 close()
             }
-            completion(.success(Answer(response: response, reusable: reusable)))
+            let session = completedExchanges == 1 ? tls?.resumableSession() : nil
+            completion(.success(Answer(response: response, reusable: reusable, session: session)))
         }
     }
 }

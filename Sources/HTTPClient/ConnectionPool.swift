@@ -1,0 +1,162 @@
+import Synchronization
+import Transport
+
+/// The keep-alive connections of one origin: at most `maxConnections` open (idle, busy
+/// or being opened); requests beyond that wait in a bounded FIFO queue. Idle connections
+/// are reused most-recent first (warm TCP window, fresh in the server's idle timer);
+/// connections that close are forgotten through `retire`.
+final class ConnectionPool: Sendable {
+    /// What `acquire` grants: an idle connection, or the right to open a new one.
+    enum Lease {
+        case reuse(UpstreamConnection)
+        case open
+    }
+
+    private struct Waiter {
+        var id: UInt64
+        var continuation: CheckedContinuation<Result<Lease, HTTPClientError>, Never>
+        var timer: LoopTimer?
+
+        func resumeWith(_ result: Result<Lease, HTTPClientError>) {
+            timer?.cancel()
+            continuation.resume(returning: result)
+        }
+    }
+
+    private struct State {
+        var idle: [UpstreamConnection] = []
+        var open: Set<ObjectIdentifier> = []
+        /// Open connections plus openings in progress.
+        var slotsInUse = 0
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
+        var isShutDown = false
+        var session: TLSSession?
+    }
+
+    let origin: Origin
+    private let maxConnections: Int
+    private let maxWaiters: Int
+    private let state = Mutex(State())
+
+    init(origin: Origin, maxConnections: Int, maxWaiters: Int) {
+        self.origin = origin
+        self.maxConnections = max(1, maxConnections)
+        self.maxWaiters = max(0, maxWaiters)
+    }
+
+    /// A connection or a slot, waiting at most `timeoutSeconds` (the timer runs on
+    /// `timerLoop`; nothing blocks while waiting).
+    func acquire(timeoutSeconds: Double, timerLoop: EventLoop) async -> Result<Lease, HTTPClientError> {
+        await withCheckedContinuation { continuation in
+            let queued: UInt64? = state.withLock { state in
+                if state.isShutDown {
+                    continuation.resume(returning: .failure(.shutdown))
+                    return nil
+                }
+                if let connection = state.idle.popLast() {
+                    continuation.resume(returning: .success(.reuse(connection)))
+                    return nil
+                }
+                if state.slotsInUse < maxConnections {
+                    state.slotsInUse += 1
+                    continuation.resume(returning: .success(.open))
+                    return nil
+                }
+                guard state.waiters.count < maxWaiters else {
+                    continuation.resume(returning: .failure(.poolExhausted))
+                    return nil
+                }
+                let id = state.nextWaiterID
+                state.nextWaiterID += 1
+                state.waiters.append(Waiter(id: id, continuation: continuation))
+                return id
+            }
+            guard let id = queued else { return }
+            let timer = timerLoop.schedule(afterSeconds: timeoutSeconds) { [self] in
+                expire(waiter: id)
+            }
+            let stillWaiting = state.withLock { state in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                state.waiters[index].timer = timer
+                return true
+            }
+            if !stillWaiting { timer.cancel() }
+        }
+    }
+
+    private func expire(waiter id: UInt64) {
+        let expired = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        expired?.continuation.resume(returning: .failure(.timeout(.exchange)))
+    }
+
+    /// A slot granted by `.open` produced a connection (handshake done).
+    func opened(_ connection: UpstreamConnection) {
+        state.withLock { _ = $0.open.insert(ObjectIdentifier(connection)) }
+    }
+
+    /// A slot granted by `.open` produced no connection: pass it on.
+    func openFailed() {
+        let next = state.withLock { state -> Waiter? in
+            state.slotsInUse -= 1
+            return Self.grantSlot(&state)
+        }
+        next?.resumeWith(.success(.open))
+    }
+
+    /// A connection finished an exchange and is idle: hand it to the oldest waiter or
+    /// keep it. A connection that closed meanwhile (already retired) is dropped.
+    func release(_ connection: UpstreamConnection) {
+        let next = state.withLock { state -> Waiter? in
+            guard state.open.contains(ObjectIdentifier(connection)) else { return nil }
+            if state.waiters.isEmpty {
+                state.idle.append(connection)
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resumeWith(.success(.reuse(connection)))
+        if state.withLock({ $0.isShutDown }) { connection.loop.execute { connection.close() } }
+    }
+
+    /// The connection closed (any reason); frees its slot. Idempotent.
+    func retire(_ connection: UpstreamConnection) {
+        let next = state.withLock { state -> Waiter? in
+            guard state.open.remove(ObjectIdentifier(connection)) != nil else { return nil }
+            state.idle.removeAll { $0 === connection }
+            state.slotsInUse -= 1
+            return Self.grantSlot(&state)
+        }
+        next?.resumeWith(.success(.open))
+    }
+
+    private static func grantSlot(_ state: inout State) -> Waiter? {
+        guard !state.waiters.isEmpty, !state.isShutDown else { return nil }
+        state.slotsInUse += 1
+        return state.waiters.removeFirst()
+    }
+
+    /// The TLS session to offer on the next connection (RFC 8446 §2.2).
+    var session: TLSSession? {
+        get { state.withLock { $0.session } }
+        set { state.withLock { $0.session = newValue } }
+    }
+
+    /// Fails every waiter, closes idle connections; busy ones close when released.
+    func shutdown() {
+        let (waiters, idle) = state.withLock { state in
+            state.isShutDown = true
+            defer {
+                state.waiters = []
+                state.idle = []
+            }
+            return (state.waiters, state.idle)
+        }
+        for waiter in waiters { waiter.resumeWith(.failure(.shutdown)) }
+        for connection in idle { connection.loop.execute { connection.close() } }
+    }
+}
+

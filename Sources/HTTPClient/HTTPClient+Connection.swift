@@ -1,0 +1,77 @@
+import HTTPCore
+import Transport
+
+extension HTTPClient {
+    /// Resolves, connects (each address in turn, within the connect deadline) and, for
+    /// https, completes the TLS handshake. The connection is registered with `pool` only
+    /// once it is ready, so on any failure the caller still owns the slot.
+    func open(_ pool: ConnectionPool, deadline: ContinuousClock.Instant)
+        async throws(HTTPClientError) -> UpstreamConnection
+    {
+        let origin = pool.origin
+        let addresses = try await resolver.resolve(host: origin.host, port: origin.port)
+        let loop = group.next()
+        var failure = HTTPClientError.unreachable(reason: "no address for the host")
+        var connected: SocketChannel?
+        for address in addresses {
+            let remaining = Self.seconds(until: deadline)
+            guard remaining > 0 else { throw .timeout(.exchange) }
+            let budget = min(configuration.connectTimeoutSeconds, remaining)
+            do {
+                connected = try await SocketChannel.connect(
+                    to: address, on: loop, timeoutSeconds: budget)
+                break
+            } catch .connectTimedOut {
+                failure = .timeout(budget < configuration.connectTimeoutSeconds ? .exchange : .connect)
+            } catch {
+                failure = .unreachable(reason: "\(address): \(error)")
+            }
+        }
+        guard let channel = connected else { throw failure }
+        let handshakeBudget = min(
+            configuration.tlsHandshakeTimeoutSeconds, Self.seconds(until: deadline))
+        let result: Result<UpstreamConnection, HTTPClientError> = await withCheckedContinuation {
+            continuation in
+            loop.execute { [self] in
+                var tls: TLSEngine?
+                if origin.scheme == .https {
+                    do throws(HTTPClientError) {
+                        tls = try TLSEngine(
+                            context: tlsContext, serverName: origin.host, session: pool.session)
+                    } catch {
+                        channel.close()
+                        return continuation.resume(returning: .failure(error))
+                    }
+                }
+                let connection = UpstreamConnection(
+                    channel: channel, tls: tls, limits: limits,
+                    idleTimeoutSeconds: configuration.idleTimeoutSeconds,
+                    onClose: { [weak pool] closed in pool?.retire(closed) })
+                guard tls != nil else {
+                    pool.opened(connection)
+                    return continuation.resume(returning: .success(connection))
+                }
+                connection.startHandshake(timeoutSeconds: handshakeBudget) { outcome in
+                    if case .success = outcome { pool.opened(connection) }
+                    continuation.resume(returning: outcome.map { connection })
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// One exchange on `connection`'s loop, awaited without blocking a thread.
+    func exchange(
+        on connection: UpstreamConnection, _ wire: [UInt8], method: HTTPMethod,
+        deadline: ContinuousClock.Instant
+    ) async -> Result<UpstreamConnection.Answer, ExchangeFailure> {
+        let timeout = Self.seconds(until: deadline)
+        return await withCheckedContinuation { continuation in
+            connection.loop.execute {
+                connection.exchange(wire, method: method, timeoutSeconds: timeout) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import HTTPCore
+import Synchronization
+import Transport
+
+/// The upstream HTTP/1.1 client: per-origin pools of keep-alive connections over the
+/// Transport event loops, TLS through OpenSSL with verification always on, deadlines per
+/// phase, and a retry only when a request provably never reached the server.
+///
+/// `send` suspends on continuations resumed from the event loops: no thread (loop,
+/// Dispatch worker or cooperative pool) blocks while a request is in flight. HTTP(S)
+/// proxies are not supported: connections go straight to the origin.
+public final class HTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    let group: EventLoopGroup
+    let tlsContext: TLSContext
+    let resolver: NameResolver
+    let limits: HTTPLimits
+    private let pools = Mutex<[Origin: ConnectionPool]>([:])
+    private let isShutDown = Atomic<Bool>(false)
+
+    /// - Parameters:
+    ///   - eventLoopGroup: the loops connections live on; nil creates one loop per core
+    ///     (pass the server's group to share its loops).
+    /// - Throws: `.tls(.configuration)` when the trust store or the extra CA file cannot
+    ///   be loaded.
+    public init(
+        configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        eventLoopGroup: EventLoopGroup? = nil
+    ) throws(HTTPClientError) {
+        self.configuration = configuration
+        self.group = eventLoopGroup ?? EventLoopGroup()
+        self.tlsContext = try TLSContext(extraCAFilePath: configuration.extraCAFilePath)
+        self.resolver = NameResolver(cacheSeconds: configuration.dnsCacheSeconds)
+        self.limits = HTTPLimits(
+            maxHeaderBytes: configuration.maxResponseHeadBytes,
+            maxBodyBytes: configuration.maxResponseBodyBytes)
+        BrokenPipe.ignore()
+    }
+
+    /// Sends `request` and returns the complete response (any status), or throws an
+    /// `HTTPClientError` saying what failed. `timeoutSeconds` bounds the whole exchange:
+    /// waiting for a connection, connecting, TLS, writing and reading.
+    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
+        async throws(HTTPClientError) -> HTTPResponse
+    {
+        try await send(request, deadline: .now + .milliseconds(Int64(timeoutSeconds * 1000)))
+    }
+
+    /// Sends `request`; the whole exchange must end by `deadline`.
+    public func send(_ request: HTTPClientRequest, deadline: ContinuousClock.Instant)
+        async throws(HTTPClientError) -> HTTPResponse
+    {
+        guard !isShutDown.load(ordering: .relaxed) else { throw .shutdown }
+        let wire = try Self.encode(request)
+        let pool = pool(for: request.origin)
+        // Each retry needs a request that provably never left; the bound stops a pool of
+        // stale connections from looping longer than it has connections.
+        var attemptsLeft = configuration.maxConnectionsPerOrigin + 1
+        while true {
+            attemptsLeft -= 1
+            let remaining = Self.seconds(until: deadline)
+            guard remaining > 0 else { throw .timeout(.exchange) }
+            let connection: UpstreamConnection
+            switch await pool.acquire(timeoutSeconds: remaining, timerLoop: group.next()) {
+            case .failure(let error): throw error
+            case .success(.reuse(let pooled)): connection = pooled
+            case .success(.open):
+                do {
+                    connection = try await open(pool, deadline: deadline)
+                } catch {
+                    pool.openFailed()
+                    throw error
+                }
+            }
+            switch await exchange(on: connection, wire, method: request.method, deadline: deadline) {
+            case .success(let answer):
+                if let session = answer.session { pool.session = session }
+                if answer.reusable { pool.release(connection) }
+                return answer.response
+            case .failure(let failure):
+                guard failure.requestNeverSent, attemptsLeft > 0, Self.seconds(until: deadline) > 0
+                else { throw failure.error }
+            }
+        }
+    }
+
+    /// Closes idle connections and fails waiting requests; later `send`s throw
+    /// `.shutdown`. Requests in flight finish, then their connections close.
+    public func shutdown() {
+        isShutDown.store(true, ordering: .relaxed)
+        let all = pools.withLock { pools in
+            defer { pools = [:] }
+            return Array(pools.values)
+        }
+        for pool in all { pool.shutdown() }
+    }
+
+    private func pool(for origin: Origin) -> ConnectionPool {
+        pools.withLock { pools in
+            if let pool = pools[origin] { return pool }
+            let pool = ConnectionPool(
+                origin: origin, maxConnections: configuration.maxConnectionsPerOrigin,
+                maxWaiters: configuration.maxWaitersPerOrigin)
+            pools[origin] = pool
+            return pool
+        }
+    }
+
+    private static func encode(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
+        var encoder = RequestEncoder()
+        let message = HTTPRequest(
+            method: request.method, target: request.target, headers: request.headers,
+            body: request.body)
+        do {
+            try encoder.encode(message, host: request.origin.hostField)
+        } catch {
+            throw .invalidRequest(reason: "\(error)")
+        }
+        return encoder.bytes
+    }
+
+    static func seconds(until deadline: ContinuousClock.Instant) -> Double {
+        let left = ContinuousClock.now.duration(to: deadline).components
+        return Double(left.seconds) + Double(left.attoseconds) / 1e18
+    }
+}
