@@ -1,0 +1,18 @@
+/// Every default of CONTRACT §5 in one place, each with its unit in the name.
+public enum ConfigurationDefaults {
+    public static let host = "0.0.0.0"
+    public static let port = 8080
+    public static let providerName = "spotify"
+    public static let logLevel = LogLevelSetting.info
+    public static let logFormat = LogFormat.text
+    public static let upstreamTimeoutSeconds = 10.0
+    /// 0 turns the limiter off.
+    public static let rateLimitPerSecond = 0.0
+    /// Longest upstream deadline accepted; a longer one would hold connections open
+    /// beyond any client's patience.
+    public static let maxUpstreamTimeoutSeconds = 300.0
+    /// With `--sandbox`, when no redirect URI is configured: a custom scheme, as a mobile
+    /// app registers, so nothing on the machine receives the redirect.
+    public static let sandboxRedirectURI = "tokenswap-sandbox://callback"
+    public static let sandboxClientID = "sandbox-client"
+}

@@ -1,0 +1,68 @@
+/// One setting's name. The same components address the JSON file (`acme.client_id`, a
+/// nested object) and the environment (`TOKENSWAP_ACME_CLIENT_ID`), so the two sources
+/// mirror each other by construction.
+public struct ConfigurationKey: Sendable, Hashable, CustomStringConvertible {
+    /// Lower-case components; provider names may contain `-`.
+    public let components: [String]
+
+    public init(_ components: String...) {
+        self.components = components
+    }
+
+    public init(components: [String]) {
+        self.components = components
+    }
+
+    /// The environment variable: `TOKENSWAP_` + components upper-cased, joined by `_`, with
+    /// every character that is not a letter or digit as `_` (so `my-app` is `MY_APP`). This is
+    /// the same rule swift-configuration's environment provider applies to the lookup key.
+    public var environmentName: String {
+        let body = components.map { component in
+            String(
+                component.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        }
+        return (["TOKENSWAP"] + body).joined(separator: "_")
+    }
+
+    /// The dotted path inside the JSON file.
+    public var filePath: String { components.joined(separator: ".") }
+
+    public var description: String { environmentName }
+}
+
+extension ConfigurationKey {
+    static let host = ConfigurationKey("host")
+    static let port = ConfigurationKey("port")
+    static let providers = ConfigurationKey("providers")
+    static let defaultProvider = ConfigurationKey("default_provider")
+    static let encryptionKeys = ConfigurationKey("encryption_keys")
+    static let caFile = ConfigurationKey("ca_file")
+    static let logLevel = ConfigurationKey("log_level")
+    static let logFormat = ConfigurationKey("log_format")
+    static let upstreamTimeoutSeconds = ConfigurationKey("upstream_timeout_seconds")
+    static let adminPort = ConfigurationKey("admin_port")
+    static let rateLimit = ConfigurationKey("rate_limit")
+    static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
+    static let trustedProxies = ConfigurationKey("trusted_proxies")
+    static let corsOrigins = ConfigurationKey("cors_origins")
+
+    /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
+    /// provider, unprefixed (`client_id`).
+    enum ProviderField: String, CaseIterable, Sendable {
+        case preset
+        case clientID = "client_id"
+        case clientSecret = "client_secret"
+        case redirectURI = "redirect_uri"
+        case redirectURIs = "redirect_uris"
+        case tokenURL = "token_url"
+        case auth
+    }
+
+    static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {
+        ConfigurationKey(name, field.rawValue)
+    }
+
+    static func unprefixed(_ field: ProviderField) -> ConfigurationKey {
+        ConfigurationKey(field.rawValue)
+    }
+}

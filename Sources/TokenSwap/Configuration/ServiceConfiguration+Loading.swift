@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sealing
+
+extension ServiceConfiguration {
+    /// Reads the JSON file (if any) and the environment (which wins), and validates every
+    /// setting. The first problem found is thrown, naming its variable; secret values
+    /// never appear in it.
+    ///
+    /// - Parameters:
+    ///   - environment: the variables to read; pass `ProcessInfo.processInfo.environment`
+    ///     in the binary and a dictionary in tests.
+    ///   - configFile: the `--config` path.
+    ///   - sandbox: `serve --sandbox`: credentials, redirect URI and keys become optional
+    ///     (the sandbox makes its own).
+    public static func load(
+        environment: [String: String], configFile: String? = nil, sandbox: Bool = false
+    ) async throws(ConfigurationError) -> ServiceConfiguration {
+        let source = try await ConfigurationSource(environment: environment, configFile: configFile)
+        return try ServiceConfiguration(source: source, sandbox: sandbox)
+    }
+
+    init(source: ConfigurationSource, sandbox: Bool) throws(ConfigurationError) {
+        let host = try source.string(.host) ?? ConfigurationDefaults.host
+        let port = try Self.port(.port, source) ?? ConfigurationDefaults.port
+        let adminPort = try Self.port(.adminPort, source)
+        if let adminPort, adminPort != 0, adminPort == port {
+            throw ConfigurationError(
+                variable: ConfigurationKey.adminPort.environmentName,
+                problem: .invalid(expected: "a port other than \(ConfigurationKey.port.environmentName)"))
+        }
+
+        let (providers, defaultProvider) = try Self.providers(source, sandbox: sandbox)
+
+        let keyRing: KeyRing
+        if let text = try source.string(.encryptionKeys) {
+            do {
+                keyRing = try KeyRing(parsing: text)
+            } catch {
+                // KeyRingError texts never contain key material (see KeyRingError).
+                throw ConfigurationError(
+                    variable: ConfigurationKey.encryptionKeys.environmentName,
+                    problem: .invalid(expected: "kid:key[,kid:key...] with 32-byte base64url keys (\(error))"))
+            }
+        } else if sandbox {
+            do {
+                keyRing = try KeyRing.ephemeral()
+            } catch {
+                throw ConfigurationError(
+                    variable: ConfigurationKey.encryptionKeys.environmentName,
+                    problem: .invalid(expected: "a key ring; generating an ephemeral one failed (\(error))"))
+            }
+        } else {
+            throw ConfigurationError(variable: ConfigurationKey.encryptionKeys.environmentName, problem: .missing)
+        }
+
+        let caFile = try source.string(.caFile)
+        if let caFile, access(caFile, R_OK) != 0 {
+            throw ConfigurationError(
+                variable: ConfigurationKey.caFile.environmentName, problem: .invalid(expected: "a readable PEM file"))
+        }
+
+        let logLevel = try Self.choice(.logLevel, source, default: ConfigurationDefaults.logLevel)
+        let logFormat = try Self.choice(.logFormat, source, default: ConfigurationDefaults.logFormat)
+
+        let timeout = try source.double(.upstreamTimeoutSeconds) ?? ConfigurationDefaults.upstreamTimeoutSeconds
+        guard timeout > 0, timeout <= ConfigurationDefaults.maxUpstreamTimeoutSeconds else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.upstreamTimeoutSeconds.environmentName,
+                problem: .invalid(
+                    expected: "seconds greater than 0 and at most \(Int(ConfigurationDefaults.maxUpstreamTimeoutSeconds))"))
+        }
+
+        let rate = try source.double(.rateLimit) ?? ConfigurationDefaults.rateLimitPerSecond
+        guard rate >= 0, rate.isFinite else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.rateLimit.environmentName,
+                problem: .invalid(expected: "requests per second, 0 or more"))
+        }
+        let burst: Int
+        if let configured = try source.int(.rateLimitBurst) {
+            guard configured >= 1 else {
+                throw ConfigurationError(
+                    variable: ConfigurationKey.rateLimitBurst.environmentName,
+                    problem: .invalid(expected: "a whole number of requests, 1 or more"))
+            }
+            burst = configured
+        } else {
+            // "Same as the rate" (CONTRACT §5), at least one request so a fractional rate works.
+            burst = max(1, Int(rate.rounded(.up)))
+        }
+
+        let trustedProxies = try source.list(.trustedProxies) ?? []
+        if trustedProxies.contains(where: { !SettingSyntax.isAddressOrCIDR($0) }) {
+            throw ConfigurationError(
+                variable: ConfigurationKey.trustedProxies.environmentName,
+                problem: .invalid(expected: "comma-separated IP addresses or CIDRs"))
+        }
+        let corsOrigins = try source.list(.corsOrigins) ?? []
+        if corsOrigins.contains(where: { !SettingSyntax.isCORSOrigin($0) }) {
+            throw ConfigurationError(
+                variable: ConfigurationKey.corsOrigins.environmentName,
+                problem: .invalid(expected: "comma-separated origins (scheme://host[:port]) or *"))
+        }
+
+        self.init(
+            host: host, port: port, providers: providers, defaultProvider: defaultProvider, keyRing: keyRing,
+            caFile: caFile, logLevel: logLevel, logFormat: logFormat, upstreamTimeoutSeconds: timeout,
+            adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst, trustedProxies: trustedProxies,
+            corsOrigins: corsOrigins, sandbox: sandbox)
+    }
+
+    /// 0 means "any free port" (tests and the sandbox use it).
+    private static func port(_ key: ConfigurationKey, _ source: ConfigurationSource) throws(ConfigurationError) -> Int? {
+        guard let value = try source.int(key) else { return nil }
+        guard (0...65535).contains(value) else {
+            throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: "a port, 0 to 65535"))
+        }
+        return value
+    }
+
+    static func choice<Choice: RawRepresentable<String> & CaseIterable>(
+        _ key: ConfigurationKey, _ source: ConfigurationSource, default defaultValue: Choice
+    ) throws(ConfigurationError) -> Choice {
+        guard let text = try source.string(key) else { return defaultValue }
+        guard let value = Choice(rawValue: text) else {
+            let names = Choice.allCases.map(\.rawValue)
+            let expected = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+            throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
+        }
+        return value
+    }
+}

@@ -1,0 +1,59 @@
+import Sealing
+
+/// Everything the service needs to start, validated once at start-up
+/// (`ServiceConfiguration.load`) into plain immutable values.
+public struct ServiceConfiguration: Sendable {
+    public let host: String
+    public let port: Int
+    /// Every provider, in the order configured; `defaultProvider` is one of them.
+    public let providers: [Provider]
+    public let defaultProvider: Provider
+    /// Seals and opens refresh tokens; with `sandbox` and no keys configured, an
+    /// ephemeral ring whose tokens die with the process.
+    public let keyRing: KeyRing
+    /// Extra PEM CA bundle for upstream TLS, in addition to the system store.
+    public let caFile: String?
+    public let logLevel: LogLevelSetting
+    public let logFormat: LogFormat
+    public let upstreamTimeoutSeconds: Double
+    /// When set, `/healthz`, `/readyz`, `/metrics` are served here instead of `port`.
+    public let adminPort: Int?
+    /// Token requests per second per client address; 0 = off.
+    public let rateLimitPerSecond: Double
+    /// Requests a client may make at once before the rate applies.
+    public let rateLimitBurst: Int
+    /// Addresses or CIDRs whose `X-Forwarded-For` is believed, as configured (validated).
+    public let trustedProxies: [String]
+    /// Origins allowed for browser clients (`*` or `scheme://host[:port]`).
+    public let corsOrigins: [String]
+    /// `serve --sandbox`: the embedded fake accounts service answers for every provider.
+    public let sandbox: Bool
+
+    public init(
+        host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
+        caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat, upstreamTimeoutSeconds: Double,
+        adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
+        corsOrigins: [String], sandbox: Bool
+    ) {
+        self.host = host
+        self.port = port
+        self.providers = providers
+        self.defaultProvider = defaultProvider
+        self.keyRing = keyRing
+        self.caFile = caFile
+        self.logLevel = logLevel
+        self.logFormat = logFormat
+        self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
+        self.adminPort = adminPort
+        self.rateLimitPerSecond = rateLimitPerSecond
+        self.rateLimitBurst = rateLimitBurst
+        self.trustedProxies = trustedProxies
+        self.corsOrigins = corsOrigins
+        self.sandbox = sandbox
+    }
+
+    /// The provider serving `/v1/<name>/…`, or nil (a 404).
+    public func provider(named name: some StringProtocol) -> Provider? {
+        providers.first { $0.name == name }
+    }
+}

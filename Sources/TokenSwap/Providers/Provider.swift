@@ -1,0 +1,38 @@
+import HTTPClient
+
+/// A named upstream OAuth 2.0 authorization server, validated and immutable.
+public struct Provider: Sendable, Hashable {
+    /// `[a-z0-9-]{1,32}`; the path segment in `/v1/<name>/swap` and part of what a sealed
+    /// token is bound to.
+    public let name: String
+    public let preset: ProviderPreset
+    public let tokenURL: UpstreamURL
+    public let clientID: String
+    public let clientSecret: Secret
+    public let authMethod: ClientAuthMethod
+    /// Sent upstream on swap unless the client sent one from `allowedRedirectURIs`.
+    public let redirectURI: String
+    /// Extra redirect URIs a client may send, compared by exact string match.
+    public let allowedRedirectURIs: [String]
+
+    public init(
+        name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String, clientSecret: Secret,
+        authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = []
+    ) {
+        self.name = name
+        self.preset = preset
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.authMethod = authMethod
+        self.redirectURI = redirectURI
+        self.allowedRedirectURIs = allowedRedirectURIs
+    }
+
+    /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...32).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+    }
+}

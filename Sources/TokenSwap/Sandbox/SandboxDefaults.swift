@@ -1,0 +1,14 @@
+/// What `--sandbox` uses where a real deployment needs configuration.
+public enum SandboxDefaults {
+    /// Stands in for a generic provider's token endpoint: with `--sandbox` the upstream is
+    /// the in-process `SandboxProvider`, so this URL is never dialled (`.invalid` is
+    /// reserved and never resolves, RFC 2606 §2, should it ever be).
+    public static let tokenURL = "http://sandbox.invalid/sandbox/token"
+
+    /// A fresh client secret per process, so no sandbox secret is ever shared or published.
+    public static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import TokenSwap
+
+/// `tokenswap check-config`: load and validate the configuration exactly as `serve` does,
+/// then say so, or print the one line that names what is wrong and exit non-zero.
+struct CheckConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate the configuration (JSON file and environment) and print what is wrong."
+    )
+
+    @Option(name: .long, help: "A JSON configuration file; environment variables win over it.")
+    var config: String?
+
+    @Flag(name: .long, help: "Validate as `serve --sandbox` would (credentials and keys optional).")
+    var sandbox = false
+
+    func run() async throws {
+        do {
+            let loaded = try await ServiceConfiguration.load(
+                environment: ProcessInfo.processInfo.environment, configFile: config, sandbox: sandbox)
+            print(loaded.summary)
+        } catch {
+            FileHandle.standardError.write(Data("tokenswap: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
