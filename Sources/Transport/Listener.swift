@@ -1,6 +1,5 @@
 import CPosix
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +20,7 @@ import Synchronization
 /// pending connections wait in the backlog, and the process never spins on them.
 ///
 /// `@unchecked Sendable` is sound: `fd`, `source`, `queue` and the settings are `let`;
-/// `openConnections` is atomic; `paused`, `stopped` and `acceptHandler` are touched only
+/// `openConnections` is thread-safe; `paused`, `stopped` and `acceptHandler` are touched only
 /// on `queue` (every method hops there).
 public final class Listener: @unchecked Sendable {
     /// The bound address, with the real port when port 0 was asked for.
@@ -33,7 +32,7 @@ public final class Listener: @unchecked Sendable {
     private let fd: Int32
     private let queue: DispatchQueue
     private let source: any DispatchSourceRead
-    private let openConnections = Atomic<Int>(0)
+    private let openConnections: ConnectionCounter
     private var paused = false
     private var stopped = false
     private var acceptHandler: (@Sendable (SocketChannel) -> Void)?
@@ -41,7 +40,8 @@ public final class Listener: @unchecked Sendable {
     /// Binds and listens (`SO_REUSEADDR`); accepting starts with `start`.
     public init(
         address: SocketAddress, group: EventLoopGroup, maxConnections: Int,
-        backlog: Int32 = 1024, acceptBurst: Int = 64, retryDelaySeconds: Double = 0.1
+        backlog: Int32 = 1024, acceptBurst: Int = 64, retryDelaySeconds: Double = 0.1,
+        openConnections: ConnectionCounter = ConnectionCounter()
     ) throws(TransportError) {
         BrokenPipe.ignore()
         let fd = tokenswap_socket_nonblocking(address.family, Int32(SOCK_STREAM.rawValue), 0)
@@ -71,12 +71,13 @@ public final class Listener: @unchecked Sendable {
         self.maxConnections = maxConnections
         self.acceptBurst = acceptBurst
         self.retryDelaySeconds = retryDelaySeconds
+        self.openConnections = openConnections
         self.queue = DispatchQueue(label: "tokenswap.accept.\(local.port)")
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     }
 
     /// Connections currently open (accepted and not yet closed).
-    public var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+    public var connectionCount: Int { openConnections.current }
 
     /// Starts accepting. `onAccept` runs on the new channel's loop, which owns it.
     public func start(onAccept: @escaping @Sendable (SocketChannel) -> Void) {
@@ -107,7 +108,7 @@ public final class Listener: @unchecked Sendable {
     private func acceptBurstNow() {
         guard !stopped, let onAccept = acceptHandler else { return }
         for _ in 0..<acceptBurst {
-            if openConnections.load(ordering: .relaxed) >= maxConnections {
+            if openConnections.current >= maxConnections {
                 return pause()
             }
             var storage = sockaddr_storage()
@@ -128,12 +129,12 @@ public final class Listener: @unchecked Sendable {
                 SocketAddress(raw: $0.baseAddress.unsafelyUnwrapped, length: length)
             }
             SocketOptions.enableNoDelay(client)
-            openConnections.add(1, ordering: .relaxed)
+            openConnections.increment()
             let loop = group.next()
             loop.execute { [self] in
                 let channel = SocketChannel(adopting: client, peerAddress: peer, loop: loop)
                 channel.whenClosed { [self] in
-                    openConnections.subtract(1, ordering: .relaxed)
+                    openConnections.decrement()
                 }
                 onAccept(channel)
             }

@@ -1,0 +1,82 @@
+import HTTPCore
+import Transport
+
+extension Connection {
+    /// Takes the body from the buffer if it is all there and dispatches the request.
+    /// - Returns: true when the request was dispatched or rejected (the phase moved on);
+    ///   false when more bytes are needed.
+    func readBody() -> Bool {
+        guard let head else { return false }
+        switch head.framing {
+        case .none, .untilClose:
+            dispatch(head, body: [])
+            return true
+        case .contentLength(let length):
+            let available = buffer.count - consumed
+            guard available >= length else {
+                sendContinueIfExpected(head)
+                compact()
+                return false
+            }
+            let body = Array(buffer[consumed..<(consumed + length)])
+            consumed += length
+            dispatch(head, body: body)
+            return true
+        case .chunked:
+            guard var decoder = chunkedDecoder else { return false }
+            do {
+                consumed += try decoder.decode(buffer, from: consumed, into: &chunkedBody)
+            } catch {
+                reject(.badRequest(status: error.status))
+                return true
+            }
+            guard decoder.isComplete else {
+                chunkedDecoder = decoder
+                sendContinueIfExpected(head)
+                compact()
+                return false
+            }
+            let body = chunkedBody
+            chunkedDecoder = nil
+            chunkedBody = []
+            dispatch(head, body: body)
+            return true
+        }
+    }
+
+    /// RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for the interim
+    /// response before the body; send it once, and only while the body is still missing
+    /// (a client that sent the body anyway needs no invitation).
+    private func sendContinueIfExpected(_ head: RequestHead) {
+        guard head.expectContinue, !sentContinue else { return }
+        sentContinue = true
+        channel.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) { [self] result in
+            if case .failure = result { forceClose() }
+        }
+    }
+
+    /// Hands the complete request to its handler, off the loop, and stops reading until
+    /// the response is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
+    func dispatch(_ head: RequestHead, body: [UInt8]) {
+        phase = .handling
+        clearDeadline()
+        channel.pauseReading()
+        requestsServed += 1
+        let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
+        switch router.resolve(method: request.method, path: request.path) {
+        case .error(let error):
+            respond(error.response)
+        case .handler(let handler):
+            let loop = channel.loop
+            Task {
+                let response: HTTPResponse
+                do {
+                    response = try await handler(request)
+                } catch {
+                    response = ServerError.handlerFailed.response
+                }
+                loop.execute { [self] in respond(response) }
+            }
+        }
+    }
+}

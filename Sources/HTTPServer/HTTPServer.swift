@@ -1,0 +1,99 @@
+import Dispatch
+import HTTPCore
+import Synchronization
+import Transport
+
+/// The HTTP/1.1 server: listeners whose connections are spread over a group of event
+/// loops, a router per listener, the limits and deadlines of one `ServerConfiguration`.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: ServerConfiguration(), router: router)
+/// let address = try server.start(host: "0.0.0.0", port: 8080)
+/// try server.addListener(host: "127.0.0.1", port: 9090, router: adminRouter)
+/// await server.shutdown(drainDeadlineSeconds: 10)
+/// ```
+public final class HTTPServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let group: EventLoopGroup
+    private let router: Router
+    private let tables: [LoopConnections]
+    private let listeners = Mutex<[Listener]>([])
+    private let openConnections = ConnectionCounter()
+
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(), router: Router,
+        group: EventLoopGroup? = nil
+    ) {
+        self.configuration = configuration
+        self.router = router
+        let group = group ?? EventLoopGroup(loopCount: configuration.loopCount)
+        self.group = group
+        self.tables = group.loops.map { LoopConnections(loop: $0) }
+        for table in tables { table.startSweeping(intervalSeconds: sweepIntervalSeconds) }
+    }
+
+    /// Listens on `host:port` (port 0: any free port) with the server's router and returns
+    /// the bound address.
+    @discardableResult
+    public func start(host: String, port: UInt16) throws(TransportError) -> SocketAddress {
+        try addListener(host: host, port: port, router: router)
+    }
+
+    /// Listens on another address with its own router (e.g. an admin port serving only
+    /// the operations endpoints). All listeners share the loops and the connection cap.
+    @discardableResult
+    public func addListener(host: String, port: UInt16, router: Router) throws(TransportError)
+        -> SocketAddress
+    {
+        let address = try SocketAddress(ipAddress: host, port: port)
+        let listener = try Listener(
+            address: address, group: group, maxConnections: configuration.maxConnections,
+            retryDelaySeconds: configuration.acceptRetryDelaySeconds,
+            openConnections: openConnections)
+        let tables = self.tables
+        let configuration = self.configuration
+        listener.start { channel in
+            let table = tables[channel.loop.index]
+            let connection = Connection(
+                channel: channel, table: table, router: router, configuration: configuration)
+            connection.start()
+        }
+        listeners.withLock { $0.append(listener) }
+        return listener.localAddress
+    }
+
+    /// Connections open right now, over all listeners.
+    public var connectionCount: Int { openConnections.current }
+
+    /// Graceful shutdown: stop accepting, close idle keep-alive connections, let requests
+    /// in flight finish and answer (with `Connection: close`) until `drainDeadlineSeconds`,
+    /// then close whatever is left. Returns when every connection is closed.
+    public func shutdown(drainDeadlineSeconds: Double) async {
+        let stopping = listeners.withLock { all in
+            defer { all = [] }
+            return all
+        }
+        for listener in stopping { listener.stop() }
+        for table in tables { table.loop.execute { table.beginDraining() } }
+        let deadline = DispatchTime.now().uptimeNanoseconds
+            + UInt64(max(0, drainDeadlineSeconds) * 1e9)
+        while connectionCount > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        for table in tables { table.loop.execute { table.closeAll() } }
+        while connectionCount > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        for table in tables { table.stopSweeping() }
+    }
+
+    /// A quarter of the shortest deadline, so none is overshot by more than 25 %, but
+    /// no faster than 100 Hz and no slower than 1 Hz.
+    private var sweepIntervalSeconds: Double {
+        let c = configuration
+        let shortest = min(
+            c.headerTimeoutSeconds, c.bodyTimeoutSeconds, c.idleTimeoutSeconds,
+            c.writeTimeoutSeconds, c.lingerSeconds)
+        return min(1.0, max(0.01, shortest / 4))
+    }
+}

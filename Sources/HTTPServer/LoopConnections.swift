@@ -1,0 +1,66 @@
+import Dispatch
+import Transport
+
+/// The connections one event loop owns, and the one timer that sweeps their deadlines.
+///
+/// `@unchecked Sendable` is sound: every stored `var` is read and written only on
+/// `loop`'s serial queue (the sweeper is a timer on that queue; `HTTPServer` reaches the
+/// table only through `loop.execute`), so there is no concurrent access.
+final class LoopConnections: @unchecked Sendable {
+    let loop: EventLoop
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var sweeper: LoopTimer?
+    /// Set by graceful shutdown: connections finish what is in flight, then close.
+    private(set) var draining = false
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    var count: Int { connections.count }
+
+    func startSweeping(intervalSeconds: Double) {
+        loop.execute { [self] in
+            guard sweeper == nil else { return }
+            sweeper = loop.scheduleRepeating(intervalSeconds: intervalSeconds) { [self] in
+                sweep()
+            }
+        }
+    }
+
+    func stopSweeping() {
+        loop.execute { [self] in
+            sweeper?.cancel()
+            sweeper = nil
+        }
+    }
+
+    func add(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = connection
+    }
+
+    func remove(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = nil
+    }
+
+    /// One pass over every connection: those past their deadline act on it. One timer per
+    /// loop instead of one per connection keeps 10,000 idle connections cheap.
+    func sweep() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        for connection in connections.values where connection.deadlineNanos <= now {
+            connection.deadlinePassed()
+        }
+    }
+
+    /// Graceful shutdown: idle keep-alive connections close now; busy ones close after
+    /// their current response.
+    func beginDraining() {
+        draining = true
+        for connection in Array(connections.values) { connection.drain() }
+    }
+
+    /// The drain deadline passed: close whatever is left.
+    func closeAll() {
+        for connection in Array(connections.values) { connection.forceClose() }
+    }
+}

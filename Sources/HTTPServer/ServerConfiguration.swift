@@ -1,0 +1,41 @@
+/// Every limit and deadline of the HTTP server, with its default, in one place
+/// (shared/docs/ARCHITECTURE.md "Limits"). Sizes in bytes, times in seconds.
+public struct ServerConfiguration: Sendable {
+    /// Request line, CRLF included. Over it: 414 (RFC 9112 §3).
+    public var maxRequestLineBytes = 8 * 1024
+    /// One field line, CRLF included. Over it: 431 (RFC 9110 §5.4).
+    public var maxHeaderLineBytes = 8 * 1024
+    /// The field section after the request line. Over it: 431 (RFC 9110 §5.4).
+    public var maxHeaderBytes = 16 * 1024
+    /// Number of field lines. Over it: 431.
+    public var maxHeaderFields = 100
+    /// Body size; a larger Content-Length is refused with 413 before any body byte is
+    /// read (RFC 9110 §15.5.14).
+    public var maxBodyBytes = 64 * 1024
+
+    /// From the first byte of a request head (or from accept, for a new connection's
+    /// first request) to its end. Absolute: a client trickling bytes cannot extend it.
+    public var headerTimeoutSeconds = 10.0
+    /// From the end of the head to the end of the body.
+    public var bodyTimeoutSeconds = 10.0
+    /// A keep-alive connection with no request in progress is closed after this.
+    public var idleTimeoutSeconds = 30.0
+    /// From handing a response to the socket to the kernel taking its last byte; a
+    /// client that does not read is disconnected after it.
+    public var writeTimeoutSeconds = 30.0
+    /// After an error response: how long the read side is drained before the close, so
+    /// unread input does not turn the close into an RST that destroys the response
+    /// (RFC 9112 §9.6).
+    public var lingerSeconds = 2.0
+
+    /// Requests served on one connection before it is closed (`Connection: close`).
+    public var maxRequestsPerConnection = 1000
+    /// Open connections; at the cap the listener stops accepting until one closes.
+    public var maxConnections = 10_000
+    /// How long accepting pauses at the cap or on EMFILE/ENFILE before it is retried.
+    public var acceptRetryDelaySeconds = 0.1
+    /// Event loops; nil means one per online core.
+    public var loopCount: Int?
+
+    public init() {}
+}

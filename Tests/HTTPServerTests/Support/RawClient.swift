@@ -1,0 +1,156 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A deliberately plain blocking POSIX TCP client, so server tests see exactly the bytes
+/// on the wire (no HTTP library in between that would hide framing mistakes).
+final class RawClient {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A response as read off the wire.
+    struct Response {
+        var statusCode: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        var bodyText: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var timeout = timeval(
+            tv_sec: Int(receiveTimeoutSeconds),
+            tv_usec: Int((receiveTimeoutSeconds - Double(Int(receiveTimeoutSeconds))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw Failure(description: "connect: \(code)")
+        }
+    }
+
+    deinit {
+        Glibc.close(fd)
+    }
+
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "send: \(errno)")
+            }
+            offset += count
+        }
+    }
+
+    /// Sends one byte at a time with a pause between, like a slow or hostile client.
+    func trickle(_ text: String, pauseSeconds: Double) throws {
+        for byte in text.utf8 {
+            try send([byte])
+            Thread.sleep(forTimeInterval: pauseSeconds)
+        }
+    }
+
+    func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads more bytes into `pending`; false on EOF, throws on timeout or error.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                pending.append(contentsOf: chunk[0..<count])
+                return true
+            }
+            if count == 0 { return false }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw Failure(description: "timed out waiting for the server")
+            }
+            if errno == ECONNRESET { return false }
+            throw Failure(description: "recv: \(errno)")
+        }
+    }
+
+    /// Reads one response framed by Content-Length (the server always sends it; a 1xx has
+    /// no body). `headRequest`: the response to a HEAD has no body whatever the length.
+    func readResponse(headRequest: Bool = false) throws -> Response {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = pending.firstRange(of: separator)?.upperBound
+            if headEnd == nil, try !fill() {
+                throw Failure(description: "EOF before a response head")
+            }
+        }
+        guard let headEnd else { throw Failure(description: "unreachable") }
+        let headText = String(decoding: pending[0..<headEnd], as: UTF8.self)
+        pending.removeFirst(headEnd)
+        var lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard !lines.isEmpty else { throw Failure(description: "empty head") }
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]) else {
+            throw Failure(description: "bad status line: \(statusLine)")
+        }
+        let headers = lines.map { line -> (String, String) in
+            let colon = line.firstIndex(of: ":") ?? line.endIndex
+            let value = line[colon...].dropFirst().trimmingCharacters(in: .whitespaces)
+            return (String(line[..<colon]), value)
+        }
+        var response = Response(statusCode: code, headers: headers, body: [])
+        let length = code < 200 || headRequest ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
+        while pending.count < length {
+            if try !fill() { throw Failure(description: "EOF inside a response body") }
+        }
+        response.body = Array(pending[0..<length])
+        pending.removeFirst(length)
+        return response
+    }
+
+    /// True when the server closes the connection (EOF or reset) before the timeout, with
+    /// no further bytes; throws on timeout.
+    func readsEOF() throws -> Bool {
+        while true {
+            if try !fill() { return pending.isEmpty }
+        }
+    }
+
+    /// Everything until the server closes.
+    func readUntilClose() throws -> [UInt8] {
+        while try fill() {}
+        defer { pending = [] }
+        return pending
+    }
+}

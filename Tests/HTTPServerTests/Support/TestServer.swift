@@ -1,0 +1,55 @@
+import HTTPCore
+import HTTPServer
+import Transport
+
+/// Starts an `HTTPServer` on 127.0.0.1 with an ephemeral port and a few routes whose
+/// behaviour the tests can observe (echo, delay, throw), runs `body`, then shuts down.
+enum TestServer {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/hello") { _ in
+            HTTPResponse(
+                status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain")]),
+                body: Array("hello".utf8))
+        }
+        router.post("/echo") { request in
+            var headers = HTTPHeaders([("Content-Type", "application/octet-stream")])
+            headers.add(name: "X-Peer", value: request.remoteAddress ?? "none")
+            return HTTPResponse(status: .ok, headers: headers, body: request.body)
+        }
+        // Sleeps for the milliseconds in the query (`/sleep?250`), then names itself.
+        router.get("/sleep") { request in
+            let millis = Int(request.query ?? "0") ?? 0
+            try await Task.sleep(for: .milliseconds(millis))
+            return HTTPResponse(status: .ok, body: Array("slept \(millis)".utf8))
+        }
+        router.get("/throw") { _ in
+            struct SecretFailure: Error {}
+            throw SecretFailure()
+        }
+        // A big body, for the write deadline with a client that never reads.
+        router.get("/big") { _ in
+            HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 * 1024 * 1024))
+        }
+        return router
+    }
+
+    static func with(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        router: Router = router(),
+        _ body: (HTTPServer, UInt16) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration()
+        configuration.loopCount = 2
+        configure(&configuration)
+        let server = HTTPServer(configuration: configuration, router: router)
+        let address = try server.start(host: "127.0.0.1", port: 0)
+        do {
+            try await body(server, address.port)
+        } catch {
+            await server.shutdown(drainDeadlineSeconds: 0)
+            throw error
+        }
+        await server.shutdown(drainDeadlineSeconds: 1)
+    }
+}
