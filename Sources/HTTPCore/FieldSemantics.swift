@@ -72,12 +72,13 @@ struct FieldSemantics {
     }
 
     /// RFC 9112 §6.3: chunked must be the final coding, applied once; we decode no other
-    /// coding, so anything else is 501 (RFC 9112 §6.1). Empty elements are refused rather
-    /// than skipped: a field of only commas is not a coding we can frame by.
-    private static func judge(_ bytes: UnsafeRawBufferPointer, _ codings: [Range<Int>])
+    /// coding, so anything else is 501 (RFC 9112 §6.1). Empty list elements are skipped
+    /// as RFC 9110 §5.6.1 requires, but a field with no coding at all frames nothing.
+    private static func judge(_ bytes: UnsafeRawBufferPointer, _ elements: [Range<Int>])
         -> TransferEncoding
     {
-        if codings.isEmpty || codings.contains(where: \.isEmpty) { return .invalid }
+        let codings = elements.filter { !$0.isEmpty }
+        if codings.isEmpty { return .invalid }
         for (position, coding) in codings.enumerated()
         where HTTPGrammar.equalsLowercase(bytes, coding, "chunked")
             && position != codings.count - 1
