@@ -19,13 +19,17 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
     /// Allocates the key and lets `fill` write exactly `byteCount` bytes into it; returns
     /// nil (after wiping) if `fill` reports failure.
     init?(id: String, fill: (UnsafeMutableRawBufferPointer) -> Bool) {
-        self.id = id
-        storage = .allocate(byteCount: Self.byteCount, alignment: 16)
+        let storage = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: Self.byteCount, alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0)
+        // Fail before `self` is fully initialised: deinit then does not run, so the
+        // buffer is wiped and freed exactly once, here.
         guard fill(storage) else {
             Self.wipe(storage)
             return nil
         }
+        self.id = id
+        self.storage = storage
     }
 
     deinit {

@@ -1,0 +1,89 @@
+import Testing
+
+@testable import Sealing
+
+/// Volume checks of `KeyRing+Sealing`: nonce freshness over a million seals, and
+/// random input to `open` that must always end in `.invalidToken`, never a crash.
+@Suite struct KeyRingVolumeTests {
+    /// Distinct outputs for the same input, key and context can only come from distinct
+    /// nonces. The full text of every output is kept and compared, not a digest.
+    @Test func oneMillionSealsOfTheSameInputAreDistinct() throws {
+        let ring = try Fixtures.ring("k:\(Fixtures.keyA)")
+        let count = 1_000_000
+        var outputs = Set<String>(minimumCapacity: count)
+        for _ in 0..<count {
+            outputs.insert(try ring.seal([0x61], context: Fixtures.context))
+        }
+        #expect(outputs.count == count)
+    }
+
+    @Test func randomTextNeverOpens() throws {
+        let ring = try Fixtures.ring("k1:\(Fixtures.keyA)")
+        var generator = SplitMix64(seed: 42)
+        // Mostly alphabet characters so some inputs get past decoding, plus bytes
+        // that must be refused, including multi-byte UTF-8.
+        let characters = Base64URL.alphabet.map { Character(UnicodeScalar($0)) }
+            + ["+", "/", "=", " ", "\n", "%", "é", "\u{0}", "😀"]
+        for _ in 0..<100_000 {
+            let length = Int.random(in: 0...260, using: &generator)
+            var text = ""
+            for _ in 0..<length {
+                let pick = Int.random(in: 0..<100, using: &generator)
+                text.append(
+                    pick < 97
+                        ? characters[Int.random(in: 0..<64, using: &generator)]
+                        : characters[Int.random(in: 64..<characters.count, using: &generator)])
+            }
+            #expect(throws: SealingError.invalidToken) {
+                try ring.open(text, context: Fixtures.context)
+            }
+        }
+    }
+
+    /// Random byte strings that start like a real token (version 1, the ring's kid) so
+    /// they reach the tag check.
+    @Test func randomBytesBehindAValidHeaderNeverOpen() throws {
+        let ring = try Fixtures.ring("k1:\(Fixtures.keyA)")
+        var generator = SplitMix64(seed: 43)
+        for _ in 0..<100_000 {
+            let length = Int.random(in: 0...200, using: &generator)
+            let body = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let text = Base64URL.encode([0x01, 2] + Array("k1".utf8) + body)
+            #expect(throws: SealingError.invalidToken) {
+                try ring.open(text, context: Fixtures.context)
+            }
+        }
+    }
+
+    @Test func randomMutationsOfValidTokensNeverOpen() throws {
+        let ring = try Fixtures.ring("k1:\(Fixtures.keyA)")
+        let sealed = try ring.seal(Fixtures.refreshToken, context: Fixtures.context)
+        var generator = SplitMix64(seed: 44)
+        let original = Array(sealed.utf8)
+        let alphabet = Base64URL.alphabet + Array("+/=\n ".utf8)
+        var mutated = 0
+        while mutated < 100_000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !bytes.isEmpty:
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] =
+                        alphabet.randomElement(using: &generator) ?? 0x41
+                case 1 where !bytes.isEmpty:
+                    bytes.remove(at: Int.random(in: 0..<bytes.count, using: &generator))
+                case 2:
+                    bytes.insert(
+                        alphabet.randomElement(using: &generator) ?? 0x41,
+                        at: Int.random(in: 0...bytes.count, using: &generator))
+                default:
+                    bytes.removeLast(min(bytes.count, Int.random(in: 0...8, using: &generator)))
+                }
+            }
+            guard bytes != original else { continue }
+            mutated += 1
+            #expect(throws: SealingError.invalidToken) {
+                try ring.open(String(decoding: bytes, as: UTF8.self), context: Fixtures.context)
+            }
+        }
+    }
+}

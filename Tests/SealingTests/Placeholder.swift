@@ -1,1 +1,0 @@
-// Placeholder so the test target builds; replaced by the first real tests.
