@@ -1,0 +1,75 @@
+import HTTPCore
+
+extension TokenEndpointError {
+    public var status: HTTPStatus {
+        switch self {
+        case .invalidRequest, .unopenableToken: .badRequest
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .unknownProvider: .notFound
+        case .providerRejected(let status, _): status
+        case .providerThrottled, .rateLimited: .tooManyRequests
+        case .upstreamError, .upstreamUnreachable: .badGateway
+        case .upstreamTimeout: .gatewayTimeout
+        case .temporarilyUnavailable: .serviceUnavailable
+        }
+    }
+
+    /// The `error` code of the body; for provider bodies passed through, what this
+    /// service calls the outcome in its logs (the provider's own code is not parsed out,
+    /// so its body is never echoed into a log).
+    public var errorCode: String {
+        switch self {
+        case .invalidRequest, .unsupportedMediaType: "invalid_request"
+        case .unknownProvider: "not_found"
+        case .unopenableToken: "invalid_grant"
+        case .providerRejected: "provider_rejected"
+        case .providerThrottled(_, let body): body == nil ? "temporarily_unavailable" : "provider_throttled"
+        case .upstreamError: "upstream_error"
+        case .upstreamUnreachable: "upstream_unreachable"
+        case .upstreamTimeout: "upstream_timeout"
+        case .temporarilyUnavailable: "temporarily_unavailable"
+        case .rateLimited: "rate_limited"
+        }
+    }
+
+    /// Text for `error_description`: fixed wording per case, never request content.
+    var errorDescription: String {
+        switch self {
+        case .invalidRequest(let detail): detail
+        case .unsupportedMediaType: "Content-Type must be application/x-www-form-urlencoded or application/json"
+        case .unknownProvider: "no such provider"
+        case .unopenableToken: "refresh token is invalid, expired or was issued for another client"
+        case .providerRejected: "the provider rejected the request"
+        case .providerThrottled: "the provider is rate limiting requests; retry later"
+        case .upstreamError: "the provider gave an invalid answer"
+        case .upstreamUnreachable: "the provider could not be reached"
+        case .upstreamTimeout: "the provider did not answer in time"
+        case .temporarilyUnavailable: "the service is temporarily unavailable; retry later"
+        case .rateLimited: "too many requests; retry later"
+        }
+    }
+
+    /// The response for the client: an RFC 6749 §5.2 body (or the provider's own, verbatim)
+    /// with the no-store headers every token response carries, and `Retry-After` on 429.
+    public var response: HTTPResponse {
+        var headers = TokenResponseHeaders.base
+        let body: [UInt8]
+        switch self {
+        case .providerRejected(_, let providerBody):
+            body = providerBody
+        case .providerThrottled(let retryAfter, let providerBody):
+            if let retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
+            body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
+        case .rateLimited(let seconds):
+            headers.add(name: "Retry-After", value: String(max(1, seconds)))
+            body = Self.body(code: errorCode, description: errorDescription)
+        default:
+            body = Self.body(code: errorCode, description: errorDescription)
+        }
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    static func body(code: String, description: String) -> [UInt8] {
+        JSONValue.object([.init("error", .string(code)), .init("error_description", .string(description))]).serialized
+    }
+}

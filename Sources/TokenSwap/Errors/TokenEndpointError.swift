@@ -1,0 +1,36 @@
+import HTTPCore
+
+/// Every way a token request ends without tokens: the rows of CONTRACT §2's error table.
+/// `TokenEndpointError+Response.swift` is the one place that turns a case into status,
+/// body and headers; everything that fails (decoding, opening a sealed token, the
+/// upstream call, interpreting the provider's answer) ends as one of these cases.
+///
+/// Associated texts are written by this service and never contain request or response
+/// content (codes, tokens, secrets); provider bodies are carried as bytes, passed through
+/// to the client only, never logged.
+public enum TokenEndpointError: Error, Sendable, Equatable {
+    /// 400 `invalid_request`: a required field is missing or the body is malformed.
+    case invalidRequest(String)
+    /// 415 `invalid_request`: a Content-Type other than form or JSON.
+    case unsupportedMediaType
+    /// 404 `not_found`: `/v1/<name>/…` for a provider that is not configured.
+    case unknownProvider
+    /// 400 `invalid_grant`: the sealed refresh token cannot be opened; the provider was
+    /// not called.
+    case unopenableToken
+    /// The provider's own 4xx OAuth error (status other than 429), body verbatim.
+    case providerRejected(status: HTTPStatus, body: [UInt8])
+    /// The provider answered 429; `body` is its body when that is an OAuth error.
+    case providerThrottled(retryAfter: String?, body: [UInt8]?)
+    /// 502 `upstream_error`: 5xx, or an answer that is not a valid token response.
+    case upstreamError(reason: String)
+    /// 502 `upstream_unreachable`: DNS, connect or TLS failed.
+    case upstreamUnreachable(reason: String)
+    /// 504 `upstream_timeout`: the upstream deadline passed.
+    case upstreamTimeout
+    /// 503 `temporarily_unavailable`: this service cannot take the request right now
+    /// (upstream pool full, shutting down, crypto library failing). Never caused by input.
+    case temporarilyUnavailable(reason: String)
+    /// 429 `rate_limited`: tokenswap's own per-client limit.
+    case rateLimited(retryAfterSeconds: Int)
+}

@@ -1,0 +1,38 @@
+import HTTPCore
+import Sealing
+
+extension TokenService {
+    /// `POST /v1/refresh`: a sealed refresh token for a new access token (RFC 6749 §6).
+    /// A token that does not open is `invalid_grant` without calling the provider. The
+    /// answer always carries a refresh token: the rotated one sealed, or else the
+    /// client's own (resealed under the active key if an older key opened it, so old
+    /// keys drain away; otherwise byte-for-byte what the client sent).
+    public func refresh(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
+        await answer(request, provider: provider, grant: "refresh_token") { () async throws(TokenEndpointError) in
+            let fields = try TokenRequestFields.decode(request)
+            guard let sealed = fields["refresh_token"] else { throw .invalidRequest("refresh_token is missing") }
+            let opened = try open(sealed, for: provider)
+            guard let raw = opened.plaintextString else { throw .unopenableToken }
+            let tokens = try await exchange(.refreshToken(raw), with: provider)
+            let answer: String
+            if let rotated = tokens.refreshToken, rotated != raw {
+                answer = try seal(rotated, for: provider)
+            } else if opened.sealedWithActiveKey {
+                answer = sealed
+            } else {
+                answer = try seal(raw, for: provider)
+            }
+            return Self.success(tokens, refreshToken: answer)
+        }
+    }
+
+    func open(_ sealed: String, for provider: Provider) throws(TokenEndpointError) -> OpenedToken {
+        do {
+            return try keyRing.open(sealed, context: Self.context(provider))
+        } catch .invalidToken {
+            throw .unopenableToken
+        } catch {
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import HTTPCore
+
+extension TokenRequestFields {
+    /// Decodes the body of a token request by its `Content-Type`: form (the SDK
+    /// contract) or a JSON object with string fields. Media type names compare
+    /// case-insensitively and parameters (`; charset=UTF-8`) are allowed (RFC 9110 §8.3.1).
+    /// No `Content-Type` with an empty body is an empty form, so a bare `POST` gets the
+    /// more useful "code is missing" rather than 415.
+    public static func decode(_ request: HTTPRequest) throws(TokenEndpointError) -> TokenRequestFields {
+        let mediaType = request.headers["Content-Type"].map(Self.mediaType)
+        switch mediaType {
+        case "application/x-www-form-urlencoded":
+            return try decodeForm(request.body)
+        case "application/json":
+            return try decodeJSON(request.body)
+        case nil where request.body.isEmpty:
+            return TokenRequestFields([:])
+        default:
+            throw .unsupportedMediaType
+        }
+    }
+
+    /// `type/subtype` without parameters, lower-cased.
+    static func mediaType(_ contentType: String) -> String {
+        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(essence).trimmingWhitespace().lowercased()
+    }
+
+    static func decodeForm(_ body: [UInt8]) throws(TokenEndpointError) -> TokenRequestFields {
+        let pairs: [(name: String, value: String)]
+        do {
+            pairs = try FormURLEncoding.decode(body)
+        } catch {
+            throw .invalidRequest("malformed form body")
+        }
+        var values: [String: String] = [:]
+        for (name, value) in pairs where knownNames.contains(name) {
+            guard values.updateValue(value, forKey: name) == nil else {
+                throw .invalidRequest("\(name) appears more than once")
+            }
+        }
+        return TokenRequestFields(values)
+    }
+
+    static func decodeJSON(_ body: [UInt8]) throws(TokenEndpointError) -> TokenRequestFields {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser.parse(body)
+        } catch .duplicateMember {
+            throw .invalidRequest("a field appears more than once")
+        } catch {
+            throw .invalidRequest("malformed JSON body")
+        }
+        guard case .object(let members) = parsed else {
+            throw .invalidRequest("JSON body must be an object")
+        }
+        var values: [String: String] = [:]
+        for member in members where knownNames.contains(member.name) {
+            switch member.value {
+            case .string(let text): values[member.name] = text
+            case .null: continue  // a JSON null is as missing as the `(null)` string
+            default: throw .invalidRequest("\(member.name) must be a string")
+            }
+        }
+        return TokenRequestFields(values)
+    }
+}

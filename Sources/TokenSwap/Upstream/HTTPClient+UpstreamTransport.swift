@@ -1,0 +1,3 @@
+import HTTPClient
+
+extension HTTPClient: UpstreamTransport {}

@@ -1,0 +1,89 @@
+import HTTPCore
+
+/// A provider's successful token response (RFC 6749 §5.1), checked and normalised:
+/// `access_token` present, `expires_in` an integer (numeric strings accepted, as some
+/// providers send them), every other member kept as sent.
+public struct ProviderTokenResponse: Sendable, Equatable {
+    /// Members in the provider's order, `expires_in` normalised.
+    public let members: [JSONValue.Member]
+    /// The raw provider refresh token, if one was issued: sealed before it leaves.
+    public let refreshToken: String?
+
+    /// Interprets the provider's answer: a token response on 2xx, otherwise the
+    /// `TokenEndpointError` for the error table.
+    public static func interpret(_ response: HTTPResponse) throws(TokenEndpointError) -> ProviderTokenResponse {
+        let code = response.status.code
+        switch code {
+        case 200..<300:
+            return try parseSuccess(response.body)
+        case 429:
+            let body = isOAuthError(response.body) ? response.body : nil
+            throw .providerThrottled(retryAfter: retryAfter(response.headers), body: body)
+        case 400..<500 where isOAuthError(response.body):
+            throw .providerRejected(status: response.status, body: response.body)
+        case 400..<500:
+            throw .upstreamError(reason: "provider answered \(code) without an OAuth error body")
+        default:
+            throw .upstreamError(reason: "provider answered \(code)")
+        }
+    }
+
+    /// An RFC 6749 §5.2 error: a JSON object with a string `error`.
+    static func isOAuthError(_ body: [UInt8]) -> Bool {
+        guard let parsed = try? JSONParser.parse(body), case .string(let error)? = parsed["error"] else { return false }
+        return !error.isEmpty
+    }
+
+    /// The provider's `Retry-After` if it is a well-formed delay or date: it is copied
+    /// into our response, so nothing that could break a header line gets through.
+    static func retryAfter(_ headers: HTTPHeaders) -> String? {
+        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty, value.utf8.count <= 64,
+            value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        else { return nil }
+        return value
+    }
+
+    static func parseSuccess(_ body: [UInt8]) throws(TokenEndpointError) -> ProviderTokenResponse {
+        guard let parsed = try? JSONParser.parse(body), case .object(var members) = parsed else {
+            throw .upstreamError(reason: "token response is not a JSON object")
+        }
+        guard case .string(let accessToken)? = parsed["access_token"], !accessToken.isEmpty else {
+            throw .upstreamError(reason: "token response has no access_token")
+        }
+        if let index = members.firstIndex(where: { $0.name == "expires_in" }) {
+            guard let seconds = normalisedExpiresIn(members[index].value) else {
+                throw .upstreamError(reason: "token response has an invalid expires_in")
+            }
+            members[index].value = .number(String(seconds))
+        }
+        var refreshToken: String?
+        switch parsed["refresh_token"] {
+        case nil, .null?: refreshToken = nil
+        case .string(let token)? where !token.isEmpty: refreshToken = token
+        default: throw .upstreamError(reason: "token response has an invalid refresh_token")
+        }
+        members.removeAll { $0.name == "refresh_token" && refreshToken == nil }
+        return ProviderTokenResponse(members: members, refreshToken: refreshToken)
+    }
+
+    /// `3600`, `"3600"`, `3600.0` or `3.6e3` → 3600. Negative, fractional or absurd
+    /// (over a century) values are not a lifetime.
+    static func normalisedExpiresIn(_ value: JSONValue) -> Int? {
+        let text: String
+        switch value {
+        case .number(let number): text = number
+        case .string(let string): text = string.trimmingWhitespace()
+        default: return nil
+        }
+        let maxSeconds = 100 * 366 * 24 * 3600
+        if !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            guard let seconds = Int(text), seconds <= maxSeconds else { return nil }
+            return seconds
+        }
+        // Fraction or exponent: only the JSON number grammar, only when exactly integral.
+        guard case .number = value, let double = Double(text), double >= 0, double <= Double(maxSeconds),
+            let seconds = Int(exactly: double)
+        else { return nil }
+        return seconds
+    }
+}
