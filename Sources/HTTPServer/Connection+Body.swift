@@ -50,7 +50,7 @@ extension Connection {
     private func sendContinueIfExpected(_ head: RequestHead) {
         guard head.expectContinue, !sentContinue else { return }
         sentContinue = true
-        channel.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) { [self] result in
+        channel.send(ResponseEncoder.continueResponse) { [self] result in
             if case .failure = result { forceClose() }
         }
     }

@@ -11,9 +11,8 @@ extension Connection {
             && !table.draining
         // RFC 9110 §9.3.2: HEAD gets GET's header fields, Content-Length included, and no
         // body.
-        let bytes = ResponseWriter.encode(
-            response, omitBody: head.method == .head, keepAlive: keepAlive,
-            requestVersion: head.version)
+        let bytes = table.encode(
+            response, method: head.method, version: head.version, close: !keepAlive)
         self.head = nil
         write(bytes, thenClose: !keepAlive)
     }
@@ -27,8 +26,7 @@ extension Connection {
         chunkedBody = []
         head = nil
         channel.pauseReading()
-        let bytes = ResponseWriter.encode(
-            error.response, omitBody: false, keepAlive: false, requestVersion: .http1_1)
+        let bytes = table.encode(error.response, method: .get, version: .http1_1, close: true)
         write(bytes, thenClose: true)
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPCore
 import Transport
 
 /// The connections one event loop owns, and the one timer that sweeps their deadlines.
@@ -12,6 +13,11 @@ final class LoopConnections: @unchecked Sendable {
     private var sweeper: LoopTimer?
     /// Set by graceful shutdown: connections finish what is in flight, then close.
     private(set) var draining = false
+    /// One encoder and Date cache per loop, shared by its connections: a response is
+    /// encoded and handed to `send` in one go on the loop, so they never interleave, and
+    /// the buffer's capacity is reused from response to response.
+    private var encoder = ResponseEncoder(reservingCapacity: 4096)
+    private var dates = DateCache()
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -33,6 +39,16 @@ final class LoopConnections: @unchecked Sendable {
             sweeper?.cancel()
             sweeper = nil
         }
+    }
+
+    /// The bytes of `response` (head and body, for one `send`).
+    func encode(
+        _ response: HTTPResponse, method: HTTPMethod, version: HTTPVersion, close: Bool
+    ) -> [UInt8] {
+        encoder.encode(
+            response, requestMethod: method, requestVersion: version, closeConnection: close,
+            date: dates.imfFixdate())
+        return encoder.bytes
     }
 
     func add(_ connection: Connection) {

@@ -5,6 +5,6 @@ struct TokenSwapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokenswap",
         abstract: "OAuth 2.0 token swap and refresh service for mobile SDKs.",
-        subcommands: [KeygenCommand.self, CheckConfigCommand.self]
+        subcommands: [ServeCommand.self, KeygenCommand.self, CheckConfigCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
+import Synchronization
 import Testing
 
 @Suite struct ConnectionTests {
@@ -15,6 +16,169 @@ import Testing
                 #expect(response.header("Connection") == nil)
                 #expect(response.header("Content-Length") == "5")
             }
+        }
+    }
+
+    @Test func pipelinedResponsesKeepRequestOrderEvenWhenTheFirstIsSlow() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send(
+                "GET /sleep?300 HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(try client.readResponse().bodyText == "slept 300")
+            #expect(try client.readResponse().bodyText == "hello")
+            #expect(try client.readResponse().bodyText == "abc")
+        }
+    }
+
+    @Test func connectionCloseIsHonouredAfterTheResponse() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.readsEOF())
+        }
+    }
+
+    @Test(arguments: [
+        ("GET /hello HTTP/1.0\r\n\r\n", false),
+        ("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", true),
+        ("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, close\r\n\r\n", false),
+    ])
+    func persistenceFollowsVersionAndConnectionTokens(request: String, persists: Bool)
+        async throws
+    {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.statusCode == 200)
+            if persists {
+                #expect(response.header("Connection") == "keep-alive")
+                try client.send(request)
+                #expect(try client.readResponse().statusCode == 200)
+            } else {
+                #expect(response.header("Connection") == "close")
+                #expect(try client.readsEOF())
+            }
+        }
+    }
+
+    @Test func headAnswersWithGetHeadersAndNoBody() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try client.readResponse(headRequest: true)
+            #expect(head.statusCode == 200)
+            #expect(head.header("Content-Length") == "5")
+            // The next response starts right after the head: no body bytes were sent.
+            #expect(try client.readResponse().bodyText == "hello")
+        }
+    }
+
+    @Test func chunkedAndContentLengthBodiesReachTheHandler() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n")
+            let chunked = try client.readResponse()
+            #expect(chunked.bodyText == "abcde")
+            #expect(chunked.header("X-Peer") == "127.0.0.1")
+            try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nfg")
+            #expect(try client.readResponse().bodyText == "fg")
+        }
+    }
+
+    @Test func aThrowingHandlerBecomesAGeneric500() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send("GET /throw HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 500)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(!response.bodyText.contains("Secret"))
+            #expect(response.bodyText.contains(#""error":"server_error""#))
+            // The connection survives a handler failure.
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().statusCode == 200)
+        }
+    }
+
+    @Test func expectContinueGetsAnInterimResponseBeforeTheBody() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+            let interim = try client.readResponse()
+            #expect(interim.statusCode == 100)
+            try client.send("body")
+            let final = try client.readResponse()
+            #expect(final.statusCode == 200)
+            #expect(final.bodyText == "body")
+        }
+    }
+
+    @Test func expectContinueWithATooLargeBodyGetsTheFinalStatusInstead() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n"
+                    + "Expect: 100-continue\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 413)
+            #expect(response.header("Connection") == "close")
+        }
+    }
+
+    @Test func aSlowHandlerDoesNotStallOtherConnections() async throws {
+        try await TestServer.with({ $0.loopCount = 1 }) { _, port in
+            let slow = try RawClient(port: port)
+            try slow.send("GET /sleep?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let fast = try RawClient(port: port)
+            let started = Date()
+            try fast.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try fast.readResponse().statusCode == 200)
+            #expect(Date().timeIntervalSince(started) < 1.0)
+            #expect(try slow.readResponse().bodyText == "slept 1500")
+        }
+    }
+
+    @Test func endOfFileInsideABodyNeverDispatches() async throws {
+        let calls = Atomic<Int>(0)
+        var router = Router()
+        router.post("/count") { request in
+            calls.add(1, ordering: .relaxed)
+            return HTTPResponse(status: .ok, body: request.body)
+        }
+        try await TestServer.with(router: router) { _, port in
+            let cut = try RawClient(port: port)
+            try cut.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            cut.shutdownWrite()
+            #expect(try cut.readsEOF())
+            let cutChunked = try RawClient(port: port)
+            try cutChunked.send(
+                "POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
+            cutChunked.shutdownWrite()
+            #expect(try cutChunked.readsEOF())
+            // A complete request on a new connection is counted, so the counter works.
+            let whole = try RawClient(port: port)
+            try whole.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nz")
+            #expect(try whole.readResponse().bodyText == "z")
+        }
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func requestsPerConnectionAreCapped() async throws {
+        try await TestServer.with({ $0.maxRequestsPerConnection = 2 }) { _, port in
+            let client = try RawClient(port: port)
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().header("Connection") == nil)
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().header("Connection") == "close")
+            #expect(try client.readsEOF())
         }
     }
 }

@@ -34,6 +34,9 @@ final class RawClient {
             tv_sec: Int(receiveTimeoutSeconds),
             tv_usec: Int((receiveTimeoutSeconds - Double(Int(receiveTimeoutSeconds))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Each send leaves as its own segment, so "split at every byte" really splits.
+        var noDelay: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPCore
+import HTTPServer
+import Testing
+
+@Suite struct HTTPServerTests {
+    @Test func shutdownFinishesInFlightRequestsClosesIdleOnesAndStopsAccepting() async throws {
+        var configuration = ServerConfiguration()
+        configuration.loopCount = 2
+        let server = HTTPServer(configuration: configuration, router: TestServer.router())
+        let port = try server.start(host: "127.0.0.1", port: 0).port
+
+        let idle = try RawClient(port: port)
+        try idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try idle.readResponse().statusCode == 200)
+
+        let busy = try RawClient(port: port)
+        try busy.send("GET /sleep?500 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(100))
+
+        let started = Date()
+        await server.shutdown(drainDeadlineSeconds: 5)
+        let took = Date().timeIntervalSince(started)
+
+        #expect(try idle.readsEOF())
+        let response = try busy.readResponse()
+        #expect(response.bodyText == "slept 500")
+        #expect(response.header("Connection") == "close")
+        #expect(took >= 0.3 && took < 3)
+        #expect(server.connectionCount == 0)
+        #expect(throws: RawClient.Failure.self) { try RawClient(port: port) }
+    }
+
+    @Test func theDrainDeadlineClosesWhatIsLeft() async throws {
+        let server = HTTPServer(router: TestServer.router())
+        let port = try server.start(host: "127.0.0.1", port: 0).port
+        let stuck = try RawClient(port: port)
+        try stuck.send("GET /sleep?5000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(100))
+        let started = Date()
+        await server.shutdown(drainDeadlineSeconds: 0.3)
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(try stuck.readsEOF())
+    }
+
+    @Test func aSecondListenerServesItsOwnRouter() async throws {
+        var admin = Router()
+        admin.get("/healthz") { _ in HTTPResponse(status: .ok, body: Array("admin".utf8)) }
+        try await TestServer.with { server, port in
+            let adminPort = try server.addListener(host: "127.0.0.1", port: 0, router: admin).port
+            #expect(adminPort != port)
+            let client = try RawClient(port: adminPort)
+            try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().bodyText == "admin")
+            #expect(try client.readResponse().statusCode == 404)
+        }
+    }
+}

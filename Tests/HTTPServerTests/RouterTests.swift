@@ -1,0 +1,77 @@
+import Foundation
+import HTTPCore
+import HTTPServer
+import Testing
+
+@Suite struct RouterTests {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/a") { _ in HTTPResponse(status: .ok, body: Array("get".utf8)) }
+        router.post("/a") { _ in HTTPResponse(status: .ok, body: Array("post".utf8)) }
+        router.post("/only-post") { _ in HTTPResponse(status: .noContent) }
+        return router
+    }
+
+    struct Case: Sendable {
+        var method: String
+        var path: String
+        var status: Int
+        var body: String?
+        var allow: String?
+    }
+
+    @Test(arguments: [
+        Case(method: "GET", path: "/a", status: 200, body: "get"),
+        Case(method: "POST", path: "/a", status: 200, body: "post"),
+        Case(method: "GET", path: "/a?x=1", status: 200, body: "get"),
+        Case(method: "GET", path: "/nope", status: 404, body: nil),
+        Case(method: "GET", path: "/a/", status: 404, body: nil),
+        Case(method: "DELETE", path: "/a", status: 405, allow: "GET, HEAD, POST"),
+        Case(method: "GET", path: "/only-post", status: 405, allow: "POST"),
+        Case(method: "HEAD", path: "/only-post", status: 405, allow: "POST"),
+    ])
+    func resolves(_ routeCase: Case) async {
+        let request = HTTPRequest(method: HTTPMethod(rawValue: routeCase.method), target: routeCase.path)
+        let response = await Self.router().respond(to: request)
+        #expect(response.status.code == routeCase.status)
+        if let body = routeCase.body {
+            #expect(String(decoding: response.body, as: UTF8.self) == body)
+        }
+        #expect(response.headers["Allow"] == routeCase.allow)
+        if routeCase.status == 404 {
+            let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+            #expect(json?["error"] == "not_found")
+            #expect(json?["error_description"]?.isEmpty == false)
+            #expect(response.headers["Content-Type"] == "application/json")
+        }
+        if routeCase.status == 405 {
+            let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+            #expect(json?["error"] == "method_not_allowed")
+        }
+    }
+
+    @Test func headIsServedByTheGetHandler() async {
+        var router = Router()
+        router.get("/h") { request in
+            HTTPResponse(status: .ok, body: Array(request.method.rawValue.utf8))
+        }
+        let response = await router.respond(to: HTTPRequest(method: .head, target: "/h"))
+        #expect(response.status == .ok)
+        // The handler sees HEAD; the server drops the body on the wire.
+        #expect(response.body == Array("HEAD".utf8))
+    }
+
+    @Test func unknownPathsOverTheWireGetTheJSON404AndKeepTheConnection() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try client.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 404)
+            #expect(response.bodyText.contains(#""error":"not_found""#))
+            try client.send("BREW /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let wrongMethod = try client.readResponse()
+            #expect(wrongMethod.statusCode == 405)
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+        }
+    }
+}
