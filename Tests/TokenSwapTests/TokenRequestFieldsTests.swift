@@ -1,0 +1,74 @@
+import HTTPCore
+import Testing
+@testable import TokenSwap
+
+@Suite struct TokenRequestFieldsTests {
+    static func request(_ contentType: String?, _ body: String) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        return HTTPRequest(method: .post, target: "/v1/swap", headers: headers, body: Array(body.utf8))
+    }
+
+    @Test(arguments: [
+        ("application/x-www-form-urlencoded", "code=abc&client_id=x&grant_type=y", "abc"),
+        ("Application/X-WWW-Form-Urlencoded; charset=UTF-8", "code=abc", "abc"),
+        ("application/json", #"{"code":"abc","client_id":7,"extra":{"x":[1]}}"#, "abc"),
+        ("application/json; charset=utf-8", #"{"code":"a\u0062c"}"#, "abc"),
+        ("application/x-www-form-urlencoded", "code=a%62c", "abc"),
+    ])
+    func readsCode(contentType: String, body: String, code: String) throws {
+        #expect(try TokenRequestFields.decode(Self.request(contentType, body))["code"] == code)
+    }
+
+    @Test(arguments: [
+        ("application/x-www-form-urlencoded", "code="),
+        ("application/x-www-form-urlencoded", "code=(null)"),
+        ("application/x-www-form-urlencoded", "code=%28null%29"),
+        ("application/x-www-form-urlencoded", "other=1"),
+        ("application/json", #"{"code":""}"#),
+        ("application/json", #"{"code":"(null)"}"#),
+        ("application/json", #"{"code":null}"#),
+        ("application/json", "{}"),
+    ])
+    func emptyAndNullCountAsMissing(contentType: String, body: String) throws {
+        #expect(try TokenRequestFields.decode(Self.request(contentType, body))["code"] == nil)
+    }
+
+    @Test func noContentTypeAndNoBodyIsAnEmptyForm() throws {
+        #expect(try TokenRequestFields.decode(Self.request(nil, ""))["code"] == nil)
+    }
+
+    @Test(arguments: [
+        ("text/plain", "code=abc"), ("multipart/form-data; boundary=x", "--x"), (nil, "code=abc"),
+        ("application/jsonx", "{}"),
+    ] as [(String?, String)])
+    func otherContentTypesAre415(contentType: String?, body: String) {
+        #expect(throws: TokenEndpointError.unsupportedMediaType) {
+            try TokenRequestFields.decode(Self.request(contentType, body))
+        }
+    }
+
+    @Test(arguments: [
+        ("application/x-www-form-urlencoded", "code=%zz"),
+        ("application/x-www-form-urlencoded", "code=a&code=b"),
+        ("application/x-www-form-urlencoded", "refresh_token=a&refresh_token=a"),
+        ("application/json", "{\"code\":"),
+        ("application/json", "[\"code\"]"),
+        ("application/json", #"{"code":1}"#),
+        ("application/json", #"{"code":"a","code":"b"}"#),
+    ])
+    func malformedIsInvalidRequest(contentType: String, body: String) {
+        #expect {
+            try TokenRequestFields.decode(Self.request(contentType, body))
+        } throws: { error in
+            guard case .invalidRequest = error as? TokenEndpointError else { return false }
+            return true
+        }
+    }
+
+    @Test func duplicatesOfUnknownFieldsAreIgnored() throws {
+        let fields = try TokenRequestFields.decode(
+            Self.request("application/x-www-form-urlencoded", "client_id=a&client_id=b&code=c"))
+        #expect(fields["code"] == "c")
+    }
+}
