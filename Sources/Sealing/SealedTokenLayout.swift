@@ -38,25 +38,34 @@ enum SealedTokenLayout {
     /// The smallest sealed form: a one-character kid and an empty plaintext.
     static let minimumByteCount = headerByteCount(keyIDLength: 1) + nonceByteCount + tagByteCount
 
-    static func associatedData(header: UnsafeRawBufferPointer, context: SealingContext)
-        -> [UInt8]
+    static func associatedDataByteCount(headerByteCount: Int, context: SealingContext)
+        -> Int
     {
-        let provider = context.provider.utf8
-        let clientID = context.clientID.utf8
-        var data: [UInt8] = []
-        data.reserveCapacity(header.count + 16 + provider.count + clientID.count)
-        data.append(contentsOf: header)
-        appendLengthPrefixed(provider, to: &data)
-        appendLengthPrefixed(clientID, to: &data)
-        return data
+        headerByteCount + 16 + context.provider.utf8.count + context.clientID.utf8.count
     }
 
-    private static func appendLengthPrefixed(_ field: String.UTF8View, to data: inout [UInt8]) {
-        // 64 bits: no String can be long enough for the prefix to wrap and collide.
-        let count = UInt64(field.count)
-        for shift in stride(from: 56, through: 0, by: -8) {
-            data.append(UInt8(truncatingIfNeeded: count >> UInt64(shift)))
+    /// Writes the associated data into `buffer`, which holds exactly
+    /// `associatedDataByteCount(…)` bytes.
+    static func writeAssociatedData(
+        header: UnsafeRawBufferPointer, context: SealingContext,
+        into buffer: UnsafeMutableRawBufferPointer
+    ) {
+        var offset = 0
+        for byte in header {
+            buffer[offset] = byte
+            offset += 1
         }
-        data.append(contentsOf: field)
+        for field in [context.provider.utf8, context.clientID.utf8] {
+            // 64 bits: no String can be long enough for the prefix to wrap and collide.
+            let count = UInt64(field.count)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                buffer[offset] = UInt8(truncatingIfNeeded: count >> UInt64(shift))
+                offset += 1
+            }
+            for byte in field {
+                buffer[offset] = byte
+                offset += 1
+            }
+        }
     }
 }

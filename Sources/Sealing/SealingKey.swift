@@ -1,20 +1,27 @@
 import COpenSSL
+import Synchronization
 
 /// One AES-256 key of a key ring, in memory this type allocates itself so that it can
 /// be wiped with `OPENSSL_cleanse` when the key is released (Swift arrays may be copied
-/// or moved by the runtime and never wiped).
+/// or moved by the runtime and never wiped), plus a small pool of OpenSSL contexts
+/// already keyed with it, so an operation does not pay for key set-up.
 ///
 /// `@unchecked Sendable` is sound: `storage` is written only inside `init`, before the
-/// instance is shared, and is only read afterwards (through `withBytes`) until `deinit`,
-/// which runs when no other reference exists. Reads of immutable memory from several
-/// threads need no synchronisation.
+/// instance is shared, and only read afterwards until `deinit`, which runs when no
+/// other reference exists; reads of immutable memory need no synchronisation. The
+/// pooled contexts are mutable, but each is owned by exactly one party at a time: it is
+/// handed out and taken back under the `Mutex`, which orders the uses on different
+/// threads.
 final class SealingKey: @unchecked Sendable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
     static let byteCount = 32
+    /// Contexts kept for reuse; more than the threads that seal at once would be waste.
+    static let maxPooledContexts = 32
 
     let id: String
     private let storage: UnsafeMutableRawBufferPointer
+    private let pool = Mutex(ContextPool())
 
     /// Allocates the key and lets `fill` write exactly `byteCount` bytes into it; returns
     /// nil (after wiping) if `fill` reports failure.
@@ -33,6 +40,8 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
     }
 
     deinit {
+        // EVP_CIPHER_CTX_free wipes each context's copy of the key schedule.
+        pool.withLock { $0.freeAll() }
         Self.wipe(storage)
     }
 
@@ -44,6 +53,28 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
 
     func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(storage))
+    }
+
+    /// Runs `body` with a context keyed with this key, for this thread alone. A context
+    /// that saw any failure is freed rather than reused, so no half-finished state can
+    /// leak into a later operation.
+    func withKeyedContext<R>(_ body: (OpaquePointer) throws(SealingError) -> R)
+        throws(SealingError) -> R
+    {
+        let pooled = pool.withLock { $0.take() }
+        guard let context = pooled?.pointer ?? AES256GCM.keyedContext(key: UnsafeRawBufferPointer(storage))
+        else { throw .cryptoUnavailable }
+        let result: R
+        do {
+            result = try body(context)
+        } catch {
+            EVP_CIPHER_CTX_free(context)
+            throw error
+        }
+        let handed = ContextPool.Entry(pointer: context)
+        let kept = pool.withLock { $0.give(handed, limit: Self.maxPooledContexts) }
+        if !kept { EVP_CIPHER_CTX_free(context) }
+        return result
     }
 
     var description: String { "SealingKey(\(id))" }
