@@ -50,22 +50,26 @@ enum SealedTokenLayout {
         header: UnsafeRawBufferPointer, context: SealingContext,
         into buffer: UnsafeMutableRawBufferPointer
     ) {
-        var offset = 0
-        for byte in header {
-            buffer[offset] = byte
-            offset += 1
-        }
-        for field in [context.provider.utf8, context.clientID.utf8] {
+        buffer.copyMemory(from: header)
+        var offset = header.count
+        writeLengthPrefixed(context.provider, into: buffer, at: &offset)
+        writeLengthPrefixed(context.clientID, into: buffer, at: &offset)
+    }
+
+    private static func writeLengthPrefixed(
+        _ field: String, into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int
+    ) {
+        var field = field
+        field.withUTF8 { utf8 in
             // 64 bits: no String can be long enough for the prefix to wrap and collide.
-            let count = UInt64(field.count)
+            let count = UInt64(utf8.count)
             for shift in stride(from: 56, through: 0, by: -8) {
                 buffer[offset] = UInt8(truncatingIfNeeded: count >> UInt64(shift))
                 offset += 1
             }
-            for byte in field {
-                buffer[offset] = byte
-                offset += 1
-            }
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + utf8.count)])
+                .copyMemory(from: UnsafeRawBufferPointer(utf8))
+            offset += utf8.count
         }
     }
 }
