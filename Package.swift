@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "Sealing",
+                "HTTPServer", "HTTPClient", "Sealing", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

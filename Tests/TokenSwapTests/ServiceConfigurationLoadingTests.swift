@@ -110,7 +110,7 @@ import Testing
     @Test func sandboxNeedsNoCredentialsNorKeys() async throws {
         let config = try await F.load([:], sandbox: true)
         #expect(config.sandbox)
-        #expect(config.defaultProvider.clientID == ConfigurationDefaults.sandboxClientID)
+        #expect(config.defaultProvider.clientID == ConfigurationDefaults.sandboxClientID(provider: "spotify"))
         #expect(config.defaultProvider.redirectURI == ConfigurationDefaults.sandboxRedirectURI)
         #expect(config.defaultProvider.clientSecret.revealed.count == 32)
         #expect(config.keyRing.keyIDs.count == 1)

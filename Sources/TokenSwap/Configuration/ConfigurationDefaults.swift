@@ -14,5 +14,7 @@ public enum ConfigurationDefaults {
     /// With `--sandbox`, when no redirect URI is configured: a custom scheme, as a mobile
     /// app registers, so nothing on the machine receives the redirect.
     public static let sandboxRedirectURI = "tokenswap-sandbox://callback"
-    public static let sandboxClientID = "sandbox-client"
+    /// With `--sandbox`, a provider's client id when none is configured: one per provider,
+    /// so the sandbox can tell which provider's client is calling.
+    public static func sandboxClientID(provider name: String) -> String { "sandbox-\(name)" }
 }

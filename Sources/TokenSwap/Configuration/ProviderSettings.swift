@@ -82,7 +82,7 @@ struct ProviderSettings {
             }
             clientID = value
         } else if sandbox {
-            clientID = ConfigurationDefaults.sandboxClientID
+            clientID = ConfigurationDefaults.sandboxClientID(provider: name)
         } else {
             throw missing(.clientID)
         }

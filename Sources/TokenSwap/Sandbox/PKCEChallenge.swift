@@ -1,0 +1,61 @@
+import COpenSSL
+import Foundation
+
+/// A PKCE code challenge from the authorize request (RFC 7636 §4.2–4.6).
+struct PKCEChallenge: Sendable, Equatable {
+    enum Method: String, Sendable {
+        case s256 = "S256"
+        case plain
+    }
+
+    let challenge: String
+    let method: Method
+
+    /// nil when the challenge or method is not what RFC 7636 §4.2 allows.
+    init?(challenge: String, method: String?) {
+        guard let parsed = Method(rawValue: method ?? Method.plain.rawValue), Self.isVerifierSyntax(challenge) else {
+            return nil
+        }
+        self.challenge = challenge
+        self.method = parsed
+    }
+
+    /// `code_verifier = 43*128unreserved` (§4.1); S256 challenges have the same alphabet.
+    static func isVerifierSyntax(_ text: String) -> Bool {
+        (43...128).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                    || byte == UInt8(ascii: "~")
+            }
+    }
+
+    /// §4.6: S256 compares BASE64URL(SHA256(verifier)), plain compares the verifier itself.
+    func isSatisfied(by verifier: String?) -> Bool {
+        guard let verifier, Self.isVerifierSyntax(verifier) else { return false }
+        switch method {
+        case .plain:
+            return verifier == challenge
+        case .s256:
+            guard let digest = Self.sha256(Array(verifier.utf8)) else { return false }
+            return Self.base64URL(digest) == challenge
+        }
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8]? {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
+        }
+        guard ok == 1, length == 32 else { return nil }
+        return Array(digest.prefix(32))
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,25 @@
+/// The banner `serve --sandbox` prints before anything else: impossible to miss, and
+/// enough to try the whole flow with `curl`. It names no secret (the sandbox client
+/// secret stays inside the process).
+public enum SandboxBanner {
+    public static func text(baseURL: String, defaultProvider: Provider) -> String {
+        let line = String(repeating: "!", count: 78)
+        let redirect = FormURLEncoding.encodeComponent(defaultProvider.redirectURI)
+        return """
+            \(line)
+            !!  SANDBOX MODE: tokenswap is talking to a FAKE accounts service.
+            !!  No real provider is called; tokens are worthless outside this process;
+            !!  keys are ephemeral. NEVER run --sandbox in production.
+            \(line)
+            Try it:
+              curl -si '\(baseURL)/sandbox/authorize?redirect_uri=\(redirect)&state=xyz'
+                 -> 302 Location: \(defaultProvider.redirectURI)?code=CODE&state=xyz
+              curl -s \(baseURL)/v1/swap -d code=CODE
+              curl -s \(baseURL)/v1/refresh --data-urlencode refresh_token=SEALED_REFRESH_TOKEN
+            Failures on demand (as the swap code): sandbox-invalid, sandbox-expired, sandbox-429,
+              sandbox-429-json, sandbox-500, sandbox-slow, sandbox-garbage; sandbox-refresh-<failure>
+              plants that failure in the refresh token for the next refresh.
+            \(line)
+            """
+    }
+}

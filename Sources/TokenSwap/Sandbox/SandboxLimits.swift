@@ -1,0 +1,17 @@
+/// The sandbox's bounds: how long grants live and how many it keeps. Nothing a client
+/// sends can grow its memory past these caps; at a cap the oldest grant is dropped.
+public struct SandboxLimits: Sendable {
+    public var codeLifetimeSeconds: Double = 600
+    public var refreshTokenLifetimeSeconds: Double = 24 * 3600
+    /// The `expires_in` of issued access tokens.
+    public var accessTokenLifetimeSeconds: Int = 3600
+    public var maxOutstandingCodes: Int = 1000
+    public var maxRefreshTokens: Int = 10_000
+    /// How long `sandbox-slow` waits when called over HTTP (`POST /sandbox/token`);
+    /// in process it waits for the caller's upstream deadline instead.
+    public var slowAnswerSeconds: Double = 15
+    /// `Retry-After` of the `sandbox-429` answers.
+    public var retryAfterSeconds: Int = 7
+
+    public init() {}
+}

@@ -1,0 +1,35 @@
+import HTTPClient
+import HTTPCore
+
+extension SandboxProvider: UpstreamTransport {
+    /// The in-process token endpoint: any provider's token request lands here. A slow
+    /// answer waits out the caller's deadline and then fails as the real client would.
+    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError) -> HTTPResponse {
+        switch answerToken(headers: request.headers, body: request.body) {
+        case .now(let response):
+            return response
+        case .afterDeadline:
+            try? await Task.sleep(for: .seconds(timeoutSeconds))
+            throw .timeout(.exchange)
+        }
+    }
+
+    /// `POST /sandbox/token`, for trying the provider side directly with `curl`.
+    public func token(_ request: HTTPRequest) async -> HTTPResponse {
+        switch answerToken(headers: request.headers, body: request.body) {
+        case .now(let response):
+            return response
+        case .afterDeadline:
+            try? await Task.sleep(for: .seconds(limits.slowAnswerSeconds))
+            return Self.oauthError(.serviceUnavailable, "temporarily_unavailable", "sandbox: answered too late")
+        }
+    }
+
+    /// `GET /sandbox/authorize` and `POST /sandbox/token`, as data for the Router.
+    public var routes: [TokenRoute] {
+        [
+            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in authorize(request) },
+            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in await token(request) },
+        ]
+    }
+}

@@ -1,0 +1,76 @@
+import HTTPCore
+import Synchronization
+
+/// An in-process fake OAuth 2.0 accounts service for `serve --sandbox` and the tests: an
+/// authorize endpoint that mints codes for `curl`, and a token endpoint with client
+/// authentication (RFC 6749 §2.3.1, both Basic and body credentials), single-use,
+/// expiring codes bound to client, redirect URI and PKCE challenge (§4.1.2, §4.1.3,
+/// RFC 7636), and refresh tokens rotated on every refresh (a reused code revokes what it
+/// issued, §4.1.2). Failures on demand: see `SandboxMagicValue`.
+///
+/// It serves as the `UpstreamTransport` of every provider at once (the token URL is not
+/// dialled), and over HTTP at `GET /sandbox/authorize` and `POST /sandbox/token`.
+/// State is bounded by `SandboxLimits` and lives only as long as the process.
+public final class SandboxProvider: Sendable {
+    /// A client the sandbox accepts: a configured provider's id and secret.
+    struct Client: Sendable {
+        let clientID: String
+        let secret: [UInt8]
+        let redirectURIs: [String]
+        let defaultRedirectURI: String
+    }
+
+    struct CodeGrant: Sendable {
+        let clientID: String
+        let redirectURI: String?
+        let challenge: PKCEChallenge?
+        let scope: String
+        /// Set once the code is exchanged: a second use revokes this token family.
+        var issuedFamily: UInt64?
+    }
+
+    struct RefreshGrant: Sendable {
+        let clientID: String
+        let scope: String
+        let family: UInt64
+    }
+
+    struct State: Sendable {
+        var codes: ExpiringGrantStore<CodeGrant>
+        var refreshTokens: ExpiringGrantStore<RefreshGrant>
+        var nextFamily: UInt64 = 0
+    }
+
+    let limits: SandboxLimits
+    let clients: [Client]
+    let defaultClientID: String
+    let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - providers: the configured providers; their ids and secrets are the clients.
+    ///   - defaultProvider: whose client `authorize` assumes when no `client_id` is given.
+    public init(providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits()) {
+        self.limits = limits
+        self.clients = providers.map {
+            Client(
+                clientID: $0.clientID, secret: Array($0.clientSecret.revealed.utf8),
+                redirectURIs: [$0.redirectURI] + $0.allowedRedirectURIs, defaultRedirectURI: $0.redirectURI)
+        }
+        self.defaultClientID = defaultProvider.clientID
+        self.state = Mutex(
+            State(
+                codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
+                refreshTokens: ExpiringGrantStore(capacity: limits.maxRefreshTokens)))
+    }
+
+    func client(_ clientID: String) -> Client? {
+        clients.first { $0.clientID == clientID }
+    }
+
+    /// An unguessable grant value: 32 random characters from the system CSPRNG.
+    static func randomValue(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return prefix + String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}
