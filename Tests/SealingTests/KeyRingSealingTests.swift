@@ -190,6 +190,29 @@ import Testing
         #expect(opened.plaintext == Fixtures.refreshToken)
     }
 
+    /// Pooled contexts are reused across seal and open and after failed opens; none may
+    /// carry state (direction, associated data, tag) from one operation into the next.
+    @Test func reusedContextsCarryNothingOver() throws {
+        let tampered = String(sealed.dropLast()) + (sealed.hasSuffix("A") ? "B" : "A")
+        let other = SealingContext(provider: "linkedin", clientID: "client-123")
+        var generator = SplitMix64(seed: 9)
+        for round in 0..<300 {
+            let plaintext = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            let context = round.isMultiple(of: 2) ? Fixtures.context : other
+            #expect(throws: SealingError.invalidToken) {
+                try ring.open(tampered, context: Fixtures.context)
+            }
+            let text = try ring.seal(plaintext, context: context)
+            #expect(throws: SealingError.invalidToken) {
+                try ring.open(text, context: context == other ? Fixtures.context : other)
+            }
+            #expect(try ring.open(text, context: context).plaintext == plaintext)
+            #expect(try ring.open(sealed, context: Fixtures.context).plaintext == Fixtures.refreshToken)
+        }
+    }
+
     @Test func sharedAcrossTasks() async throws {
         let ring = self.ring
         try await withThrowingTaskGroup(of: Bool.self) { group in
