@@ -77,7 +77,9 @@ enum Base64URL {
     /// Decodes `text` into `output`, which must hold at least
     /// `decodedLength(characterCount: text.count)` bytes; returns the number of bytes
     /// written, or nil if `text` is not canonical unpadded base64url.
-    static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer)
+    static func decode(
+        _ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer
+    )
         -> Int?
     {
         guard let length = decodedLength(characterCount: text.count), output.count >= length

@@ -100,7 +100,8 @@ extension KeyRing {
         }
         let key = utf8.withUnsafeBufferPointer { utf8 in
             SealingKey(id: keyID) { storage in
-                Base64URL.decode(UnsafeBufferPointer(rebasing: utf8[..<unpaddedCount]), into: storage)
+                Base64URL.decode(
+                    UnsafeBufferPointer(rebasing: utf8[..<unpaddedCount]), into: storage)
                     == SealingKey.byteCount
             }
         }

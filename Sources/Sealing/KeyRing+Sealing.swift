@@ -76,7 +76,8 @@ extension KeyRing {
                 sealed[offset] = byte
                 offset += 1
             }
-            let nonce = UnsafeMutableRawBufferPointer(rebasing: sealed[headerCount..<ciphertextStart])
+            let nonce = UnsafeMutableRawBufferPointer(
+                rebasing: sealed[headerCount..<ciphertextStart])
             guard let nonceBase = nonce.baseAddress, RAND_bytes(nonceBase, Int32(nonce.count)) == 1
             else { throw .cryptoUnavailable }
             try withAssociatedData(

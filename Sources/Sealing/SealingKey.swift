@@ -62,7 +62,9 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
         throws(SealingError) -> R
     {
         let pooled = pool.withLock { $0.take() }
-        guard let context = pooled?.pointer ?? AES256GCM.keyedContext(key: UnsafeRawBufferPointer(storage))
+        guard
+            let context = pooled?.pointer
+                ?? AES256GCM.keyedContext(key: UnsafeRawBufferPointer(storage))
         else { throw .cryptoUnavailable }
         let result: R
         do {

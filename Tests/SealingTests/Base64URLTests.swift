@@ -28,7 +28,10 @@ import Testing
             #expect(Base64URL.decode(Substring(text)) == bytes)
         }
         for byte in UInt8.min...UInt8.max {
-            #expect(Base64URL.decode(Substring(Base64URL.encode([byte, byte &+ 1]))) == [byte, byte &+ 1])
+            #expect(
+                Base64URL.decode(Substring(Base64URL.encode([byte, byte &+ 1]))) == [
+                    byte, byte &+ 1,
+                ])
         }
     }
 

@@ -37,22 +37,43 @@ import Testing
         ("k+:\(Fixtures.keyA)", .invalidKeyIDCharacter(position: 1)),
         ("k1:\(Fixtures.keyA),k1:\(Fixtures.keyB)", .duplicateKeyID(position: 2, keyID: "k1")),
         ("k1:", .wrongKeyLength(position: 1, keyID: "k1", byteCount: 0)),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg",
-         .wrongKeyLength(position: 1, keyID: "k1", byteCount: 31)),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g",
-         .wrongKeyLength(position: 1, keyID: "k1", byteCount: 33)),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg",
+            .wrongKeyLength(position: 1, keyID: "k1", byteCount: 31)
+        ),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g",
+            .wrongKeyLength(position: 1, keyID: "k1", byteCount: 33)
+        ),
         ("k1:AAECAwQFBgcICQoLDA0ODw", .wrongKeyLength(position: 1, keyID: "k1", byteCount: 16)),
         ("k1:\(Fixtures.keyA)==", .keyNotBase64URL(position: 1, keyID: "k1")),
         ("k1:\(Fixtures.keyA)A=", .keyNotBase64URL(position: 1, keyID: "k1")),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh+", .keyNotBase64URL(position: 1, keyID: "k1")),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh/", .keyNotBase64URL(position: 1, keyID: "k1")),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRY XGBkaGxwdHh8", .keyNotBase64URL(position: 1, keyID: "k1")),
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRY=XGBkaGxwdHh8", .keyNotBase64URL(position: 1, keyID: "k1")),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh+",
+            .keyNotBase64URL(position: 1, keyID: "k1")
+        ),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh/",
+            .keyNotBase64URL(position: 1, keyID: "k1")
+        ),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRY XGBkaGxwdHh8",
+            .keyNotBase64URL(position: 1, keyID: "k1")
+        ),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRY=XGBkaGxwdHh8",
+            .keyNotBase64URL(position: 1, keyID: "k1")
+        ),
         // Non-canonical: '9' leaves nonzero unused bits where '8' does not.
-        ("k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh9", .keyNotBase64URL(position: 1, keyID: "k1")),
+        (
+            "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh9",
+            .keyNotBase64URL(position: 1, keyID: "k1")
+        ),
         ("k1:\(Fixtures.keyA),k2:\(Fixtures.keyB)!", .keyNotBase64URL(position: 2, keyID: "k2")),
-        ("k1:\(Fixtures.keyA),k2:\(Fixtures.keyB)x",
-         .wrongKeyLength(position: 2, keyID: "k2", byteCount: 33)),
+        (
+            "k1:\(Fixtures.keyA),k2:\(Fixtures.keyB)x",
+            .wrongKeyLength(position: 2, keyID: "k2", byteCount: 33)
+        ),
     ]
 
     @Test(arguments: refusals)

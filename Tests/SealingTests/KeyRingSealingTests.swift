@@ -77,7 +77,8 @@ import Testing
                 tampered[index] = replacement
                 attempts += 1
                 #expect(throws: SealingError.invalidToken) {
-                    try ring.open(String(decoding: tampered, as: UTF8.self), context: Fixtures.context)
+                    try ring.open(
+                        String(decoding: tampered, as: UTF8.self), context: Fixtures.context)
                 }
             }
         }
@@ -103,7 +104,8 @@ import Testing
         }
         for length in 0..<bytes.count {
             #expect(throws: SealingError.invalidToken) {
-                try ring.open(Base64URL.encode(Array(bytes.prefix(length))), context: Fixtures.context)
+                try ring.open(
+                    Base64URL.encode(Array(bytes.prefix(length))), context: Fixtures.context)
             }
         }
     }
@@ -209,7 +211,8 @@ import Testing
                 try ring.open(text, context: context == other ? Fixtures.context : other)
             }
             #expect(try ring.open(text, context: context).plaintext == plaintext)
-            #expect(try ring.open(sealed, context: Fixtures.context).plaintext == Fixtures.refreshToken)
+            #expect(
+                try ring.open(sealed, context: Fixtures.context).plaintext == Fixtures.refreshToken)
         }
     }
 

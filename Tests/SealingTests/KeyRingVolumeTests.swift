@@ -22,7 +22,8 @@ import Testing
         var generator = SplitMix64(seed: 42)
         // Mostly alphabet characters so some inputs get past decoding, plus bytes
         // that must be refused, including multi-byte UTF-8.
-        let characters = Base64URL.alphabet.map { Character(UnicodeScalar($0)) }
+        let characters =
+            Base64URL.alphabet.map { Character(UnicodeScalar($0)) }
             + ["+", "/", "=", " ", "\n", "%", "é", "\u{0}", "😀"]
         for _ in 0..<100_000 {
             let length = Int.random(in: 0...260, using: &generator)
