@@ -44,9 +44,27 @@ import Testing
         #expect(config.defaultProvider.clientID == "file-spotify")
     }
 
-    @Test func wrongTypeInTheFileNamesTheSetting() async throws {
-        let path = try F.writeFile(#"{"port": "eighty"}"#)
-        #expect(await F.error([:], file: path)?.description == "TOKENSWAP_PORT: expected an integer")
+    @Test(arguments: [
+        (#"{"port": "eighty"}"#, "TOKENSWAP_PORT: expected an integer"),
+        (#"{"port": [1]}"#, "TOKENSWAP_PORT: expected an integer"),
+        (#"{"port": 80.5}"#, "TOKENSWAP_PORT: expected an integer"),
+        (#"{"rate_limit": "fast"}"#, "TOKENSWAP_RATE_LIMIT: expected a number"),
+        (#"{"host": 5}"#, "TOKENSWAP_HOST: expected a string"),
+        (#"{"providers": 5}"#, "TOKENSWAP_PROVIDERS: expected a comma-separated list"),
+        (#"{"spotify": {"client_secret": 12345}}"#, "TOKENSWAP_SPOTIFY_CLIENT_SECRET: expected a string"),
+    ])
+    func wrongTypeInTheFileNamesTheSetting(json: String, line: String) async throws {
+        let path = try F.writeFile(json)
+        #expect(await F.error(F.minimalEnvironment(), file: path)?.description == line)
+    }
+
+    @Test func fileAcceptsTheEnvironmentsStringForms() async throws {
+        let path = try F.writeFile(
+            #"{"port": "7001", "rate_limit": "2.5", "providers": "spotify, linkedin", "linkedin": {"client_id": "l", "client_secret": "s", "redirect_uri": "x:y"}}"#)
+        let config = try await F.load(F.minimalEnvironment(), file: path)
+        #expect(config.port == 7001)
+        #expect(config.rateLimitPerSecond == 2.5)
+        #expect(config.providers.map(\.name) == ["spotify", "linkedin"])
     }
 
     @Test(arguments: ["{not json", "[1,2]", ""])

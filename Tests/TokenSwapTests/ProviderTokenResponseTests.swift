@@ -55,6 +55,11 @@ import Testing
         #expect(Self.outcome(Self.answer(code, body)) == .providerRejected(status: HTTPStatus(code: code, reasonPhrase: "X"), body: Array(body.utf8)))
     }
 
+    @Test func errorInASuccessStatusIsStillADeadGrant() {
+        let body = #"{"error":"invalid_grant"}"#
+        #expect(Self.outcome(Self.answer(200, body)) == .providerRejected(status: .badRequest, body: Array(body.utf8)))
+    }
+
     @Test(arguments: ["<html>nope</html>", #"{"message":"x"}"#, ""])
     func fourHundredWithoutOAuthBodyIsUpstreamError(body: String) {
         guard case .upstreamError? = Self.outcome(Self.answer(404, body)) else {

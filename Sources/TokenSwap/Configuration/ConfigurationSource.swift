@@ -68,21 +68,59 @@ public struct ConfigurationSource: Sendable {
         return value.isEmpty ? nil : value
     }
 
+    /// An integer: a JSON number, or digits in a string (the environment's form, also
+    /// accepted in the file so the two can be copied into each other).
     public func int(_ key: ConfigurationKey) throws(ConfigurationError) -> Int? {
-        guard case .int(let value)? = try content(key, type: .int, expected: "an integer") else { return nil }
-        return value
+        let expected = "an integer"
+        switch try contentAllowingString(key, type: .int, expected: expected) {
+        case .int(let value)?: return value
+        case .string(let text)?:
+            let trimmed = text.trimmingWhitespace()
+            let digits = trimmed.hasPrefix("-") ? trimmed.dropFirst() : Substring(trimmed)
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(trimmed)
+            else { throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected)) }
+            return value
+        default: return nil
+        }
     }
 
+    /// A finite number: a JSON number, or its text in a string.
     public func double(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
-        guard case .double(let value)? = try content(key, type: .double, expected: "a number") else { return nil }
-        return value
+        let expected = "a number"
+        switch try contentAllowingString(key, type: .double, expected: expected) {
+        case .double(let value)?: return value
+        case .string(let text)?:
+            guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
+                throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
+            }
+            return value
+        default: return nil
+        }
     }
 
-    /// A list: comma-separated in the environment, a JSON array of strings in the file.
+    /// The typed value, or, when a source holds the key with another type, its string
+    /// form (for the caller to parse); nil when no source has it.
+    private func contentAllowingString(
+        _ key: ConfigurationKey, type: ConfigType, expected: String
+    ) throws(ConfigurationError) -> ConfigContent? {
+        do {
+            return try content(key, type: type, expected: expected)
+        } catch {
+            guard let text = try? content(key, type: .string, expected: expected) else { throw error }
+            return text
+        }
+    }
+
+    /// A list: comma-separated in the environment, a JSON array of strings (or a
+    /// comma-separated string) in the file.
     /// Items are trimmed; empty items are dropped.
     public func list(_ key: ConfigurationKey) throws(ConfigurationError) -> [String]? {
-        guard case .stringArray(let values)? = try content(key, type: .stringArray, expected: "a comma-separated list")
-        else { return nil }
+        let values: [String]
+        switch try contentAllowingString(key, type: .stringArray, expected: "a comma-separated list") {
+        case .stringArray(let array)?: values = array
+        case .string(let text)?: values = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        default: return nil
+        }
         let items = values.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         return items
     }

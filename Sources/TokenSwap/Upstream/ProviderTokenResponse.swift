@@ -14,6 +14,10 @@ public struct ProviderTokenResponse: Sendable, Equatable {
     public static func interpret(_ response: HTTPResponse) throws(TokenEndpointError) -> ProviderTokenResponse {
         let code = response.status.code
         switch code {
+        case 200..<300 where isOAuthError(response.body):
+            // Some providers report errors with a 2xx; a dead grant must still reach the
+            // client as a 4xx (CONTRACT §2), so it is passed through as a 400.
+            throw .providerRejected(status: .badRequest, body: response.body)
         case 200..<300:
             return try parseSuccess(response.body)
         case 429:

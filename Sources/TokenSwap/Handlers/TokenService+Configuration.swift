@@ -1,0 +1,16 @@
+import Logging
+
+extension TokenService {
+    /// The service for a loaded configuration: its key ring and upstream deadline, with
+    /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
+    public init(configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger) {
+        self.init(
+            keyRing: configuration.keyRing, transport: transport,
+            upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger)
+    }
+
+    /// Every token route of the configuration's providers.
+    public func routes(for configuration: ServiceConfiguration) -> [TokenRoute] {
+        routes(providers: configuration.providers, defaultProvider: configuration.defaultProvider)
+    }
+}
