@@ -24,7 +24,8 @@
 ///   | UInt64 big-endian byte count of client id (UTF-8) | client id
 /// ```
 ///
-/// The nonce needs no place in the associated data: GCM authenticates it already.
+/// The nonce needs no place in the associated data: GCM derives the counter block that
+/// masks the tag from it, so a changed nonce fails the tag check by itself.
 /// With random 96-bit nonces one key may seal about 2^32 tokens before the chance of a
 /// repeated nonce reaches 2^-32 (NIST SP 800-38D §8.3); rotate keys well before that.
 enum SealedTokenLayout {
