@@ -19,7 +19,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let loaded = try await ServiceConfiguration.load(
-                environment: ProcessInfo.processInfo.environment, configFile: config, sandbox: sandbox)
+                environment: ProcessInfo.processInfo.environment, configFile: config,
+                sandbox: sandbox)
             print(loaded.summary)
         } catch {
             FileHandle.standardError.write(Data("tokenswap: \(error)\n".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TokenSwap
 
 /// Environments and files for configuration tests. Every test passes its own dictionary,
@@ -22,7 +23,8 @@ enum ConfigurationFixtures {
     static func load(
         _ environment: [String: String], file: String? = nil, sandbox: Bool = false
     ) async throws(ConfigurationError) -> ServiceConfiguration {
-        try await ServiceConfiguration.load(environment: environment, configFile: file, sandbox: sandbox)
+        try await ServiceConfiguration.load(
+            environment: environment, configFile: file, sandbox: sandbox)
     }
 
     /// The error a load ends with, or nil when it succeeds.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ConfigurationSourceTests {
@@ -35,7 +36,10 @@ import Testing
     @Test func environmentWinsOverTheFile() async throws {
         let path = try F.writeFile(Self.fileJSON)
         let config = try await F.load(
-            ["TOKENSWAP_PORT": "7100", "TOKENSWAP_ACME_CLIENT_ID": "env-acme", "TOKENSWAP_CLIENT_ID": "env-default"],
+            [
+                "TOKENSWAP_PORT": "7100", "TOKENSWAP_ACME_CLIENT_ID": "env-acme",
+                "TOKENSWAP_CLIENT_ID": "env-default",
+            ],
             file: path)
         #expect(config.port == 7100)
         #expect(config.provider(named: "acme")?.clientID == "env-acme")
@@ -51,7 +55,10 @@ import Testing
         (#"{"rate_limit": "fast"}"#, "TOKENSWAP_RATE_LIMIT: expected a number"),
         (#"{"host": 5}"#, "TOKENSWAP_HOST: expected a string"),
         (#"{"providers": 5}"#, "TOKENSWAP_PROVIDERS: expected a comma-separated list"),
-        (#"{"spotify": {"client_secret": 12345}}"#, "TOKENSWAP_SPOTIFY_CLIENT_SECRET: expected a string"),
+        (
+            #"{"spotify": {"client_secret": 12345}}"#,
+            "TOKENSWAP_SPOTIFY_CLIENT_SECRET: expected a string"
+        ),
     ])
     func wrongTypeInTheFileNamesTheSetting(json: String, line: String) async throws {
         let path = try F.writeFile(json)
@@ -60,7 +67,8 @@ import Testing
 
     @Test func fileAcceptsTheEnvironmentsStringForms() async throws {
         let path = try F.writeFile(
-            #"{"port": "7001", "rate_limit": "2.5", "providers": "spotify, linkedin", "linkedin": {"client_id": "l", "client_secret": "s", "redirect_uri": "x:y"}}"#)
+            #"{"port": "7001", "rate_limit": "2.5", "providers": "spotify, linkedin", "linkedin": {"client_id": "l", "client_secret": "s", "redirect_uri": "x:y"}}"#
+        )
         let config = try await F.load(F.minimalEnvironment(), file: path)
         #expect(config.port == 7001)
         #expect(config.rateLimitPerSecond == 2.5)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ExpiringGrantStoreTests {
@@ -12,7 +13,9 @@ import Testing
         // "b" had expired, so it went and "a" stayed.
         guard case .live(1) = store.lookup("a", now: now) else { Issue.record("a dropped"); return }
         store.insert(5, for: "e", expiresAt: now + .seconds(60), now: now)
-        guard case .absent = store.lookup("a", now: now) else { Issue.record("oldest kept"); return }
+        guard case .absent = store.lookup("a", now: now) else {
+            Issue.record("oldest kept"); return
+        }
         #expect(store.count == 3)
     }
 
@@ -20,7 +23,9 @@ import Testing
         var store = ExpiringGrantStore<Int>(capacity: 3)
         let now = ContinuousClock.now
         store.insert(1, for: "a", expiresAt: now + .seconds(1), now: now)
-        guard case .expired = store.lookup("a", now: now + .seconds(2)) else { Issue.record("not expired"); return }
+        guard case .expired = store.lookup("a", now: now + .seconds(2)) else {
+            Issue.record("not expired"); return
+        }
         #expect(store.count == 0)
     }
 }

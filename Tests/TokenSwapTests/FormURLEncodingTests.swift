@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct FormURLEncodingTests {
@@ -19,11 +20,14 @@ import Testing
 
     @Test(arguments: ["a=%", "a=%4", "a=%zz", "a=%4G", "%=1", "a=%C3", "a=%FF"])
     func rejectsMalformed(body: String) {
-        #expect(throws: FormURLEncoding.DecodingError.self) { try FormURLEncoding.decode(Array(body.utf8)) }
+        #expect(throws: FormURLEncoding.DecodingError.self) {
+            try FormURLEncoding.decode(Array(body.utf8))
+        }
     }
 
     @Test(arguments: [
-        ("abc-._~XYZ09", "abc-._~XYZ09"), ("a b", "a+b"), ("a+b", "a%2Bb"), ("a:b/c?d&e=f", "a%3Ab%2Fc%3Fd%26e%3Df"),
+        ("abc-._~XYZ09", "abc-._~XYZ09"), ("a b", "a+b"), ("a+b", "a%2Bb"),
+        ("a:b/c?d&e=f", "a%3Ab%2Fc%3Fd%26e%3Df"),
         ("é", "%C3%A9"),
     ])
     func encodesComponents(text: String, encoded: String) throws {
@@ -34,6 +38,7 @@ import Testing
 
     @Test func encodesPairsInOrder() {
         let body = FormURLEncoding.encode([("grant_type", "authorization_code"), ("code", "a b&c")])
-        #expect(String(decoding: body, as: UTF8.self) == "grant_type=authorization_code&code=a+b%26c")
+        #expect(
+            String(decoding: body, as: UTF8.self) == "grant_type=authorization_code&code=a+b%26c")
     }
 }

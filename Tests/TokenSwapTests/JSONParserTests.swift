@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct JSONParserTests {
@@ -17,7 +18,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "{", "{\"a\":1,}", "[1,]", "01", "-", "1.", "1e", "+1", ".5", "{\"a\" 1}", "{a:1}", "'x'",
+        "", "{", "{\"a\":1,}", "[1,]", "01", "-", "1.", "1e", "+1", ".5", "{\"a\" 1}", "{a:1}",
+        "'x'",
         "\"\u{01}\"", "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\u12\"", "nul", "truex", "{} {}",
         "{\"a\":1,\"a\":2}", "// c\n{}", "[1 2]",
     ])
@@ -27,13 +29,19 @@ import Testing
 
     @Test func rejectsInvalidUTF8() {
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
-        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22])
+        }
     }
 
     @Test func nestingIsBounded() {
-        let deep = String(repeating: "[", count: JSONParser.maxDepth + 1) + String(repeating: "]", count: JSONParser.maxDepth + 1)
+        let deep =
+            String(repeating: "[", count: JSONParser.maxDepth + 1)
+            + String(repeating: "]", count: JSONParser.maxDepth + 1)
         #expect(throws: JSONParseError.tooDeep) { try JSONParser.parse(Array(deep.utf8)) }
-        let ok = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
+        let ok =
+            String(repeating: "[", count: JSONParser.maxDepth)
+            + String(repeating: "]", count: JSONParser.maxDepth)
         #expect(throws: Never.self) { try JSONParser.parse(Array(ok.utf8)) }
     }
 

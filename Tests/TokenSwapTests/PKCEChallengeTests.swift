@@ -1,10 +1,12 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct PKCEChallengeTests {
     /// RFC 7636 Appendix B.
     @Test func s256MatchesTheRFCExample() throws {
-        let challenge = try #require(PKCEChallenge(challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", method: "S256"))
+        let challenge = try #require(
+            PKCEChallenge(challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", method: "S256"))
         #expect(challenge.isSatisfied(by: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
         #expect(!challenge.isSatisfied(by: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXl"))
         #expect(!challenge.isSatisfied(by: nil))
@@ -19,7 +21,8 @@ import Testing
 
     @Test(arguments: [
         (String(repeating: "a", count: 42), "S256"), (String(repeating: "a", count: 129), "S256"),
-        (String(repeating: "a", count: 42) + "+", "S256"), (String(repeating: "a", count: 43), "S512"),
+        (String(repeating: "a", count: 42) + "+", "S256"),
+        (String(repeating: "a", count: 43), "S512"),
     ])
     func refusesBadChallenges(challenge: String, method: String) {
         #expect(PKCEChallenge(challenge: challenge, method: method) == nil)

@@ -1,29 +1,33 @@
 import HTTPClient
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ProviderTests {
     static func provider(allowed: [String] = ["myapp://dev"]) throws -> Provider {
         Provider(
-            name: "spotify", preset: .spotify, tokenURL: try UpstreamURL("https://accounts.spotify.com/api/token"),
+            name: "spotify", preset: .spotify,
+            tokenURL: try UpstreamURL("https://accounts.spotify.com/api/token"),
             clientID: "id", clientSecret: Secret("s"), authMethod: .clientSecretBasic,
             redirectURI: "myapp://callback", allowedRedirectURIs: allowed)
     }
 
-    @Test(arguments: [
-        (nil, "myapp://callback"),
-        ("myapp://callback", "myapp://callback"),
-        ("myapp://dev", "myapp://dev"),
-        ("myapp://evil", "myapp://callback"),
-        ("MYAPP://dev", "myapp://callback"),
-        ("myapp://dev/", "myapp://callback"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "myapp://callback"),
+            ("myapp://callback", "myapp://callback"),
+            ("myapp://dev", "myapp://dev"),
+            ("myapp://evil", "myapp://callback"),
+            ("MYAPP://dev", "myapp://callback"),
+            ("myapp://dev/", "myapp://callback"),
+        ] as [(String?, String)])
     func redirectURIAllowList(requested: String?, sent: String) throws {
         #expect(try Self.provider().redirectURI(forRequested: requested) == sent)
     }
 
     @Test(arguments: [
-        ("spotify", true), ("a", true), ("my-app-2", true), (String(repeating: "x", count: 32), true),
+        ("spotify", true), ("a", true), ("my-app-2", true),
+        (String(repeating: "x", count: 32), true),
         ("", false), (String(repeating: "x", count: 33), false), ("Spotify", false), ("a_b", false),
         ("a.b", false), ("é", false),
     ])
@@ -44,7 +48,7 @@ import Testing
 
     @Test func secretNeverPrints() throws {
         let provider = try Self.provider()
-        #expect(!"\(provider)".contains("clientSecret: s,") )
+        #expect(!"\(provider)".contains("clientSecret: s,"))
         #expect("\(provider.clientSecret)" == "<redacted>")
         var dumped = ""
         dump(provider, to: &dumped)

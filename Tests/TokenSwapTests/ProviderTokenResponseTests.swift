@@ -1,10 +1,15 @@
 import HTTPCore
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ProviderTokenResponseTests {
-    static func answer(_ code: Int, _ body: String, headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: HTTPStatus(code: code, reasonPhrase: "X"), headers: HTTPHeaders(headers), body: Array(body.utf8))
+    static func answer(_ code: Int, _ body: String, headers: [(String, String)] = [])
+        -> HTTPResponse
+    {
+        HTTPResponse(
+            status: HTTPStatus(code: code, reasonPhrase: "X"), headers: HTTPHeaders(headers),
+            body: Array(body.utf8))
     }
 
     static func outcome(_ response: HTTPResponse) -> TokenEndpointError? {
@@ -29,15 +34,20 @@ import Testing
     }
 
     @Test func otherFieldsPassThroughInOrder() throws {
-        let body = #"{"access_token":"a","token_type":"Bearer","scope":"x y","id_token":"j.w.t","n":1.50,"refresh_token":"r"}"#
+        let body =
+            #"{"access_token":"a","token_type":"Bearer","scope":"x y","id_token":"j.w.t","n":1.50,"refresh_token":"r"}"#
         let parsed = try ProviderTokenResponse.interpret(Self.answer(200, body))
-        #expect(parsed.members.map(\.name) == ["access_token", "token_type", "scope", "id_token", "n", "refresh_token"])
+        #expect(
+            parsed.members.map(\.name) == [
+                "access_token", "token_type", "scope", "id_token", "n", "refresh_token",
+            ])
         #expect(parsed.members.first { $0.name == "n" }?.value == .number("1.50"))
         #expect(parsed.refreshToken == "r")
     }
 
     @Test(arguments: [
-        "not json", "[]", #"{"token_type":"Bearer"}"#, #"{"access_token":""}"#, #"{"access_token":5}"#,
+        "not json", "[]", #"{"token_type":"Bearer"}"#, #"{"access_token":""}"#,
+        #"{"access_token":5}"#,
         #"{"access_token":"a","expires_in":"soon"}"#, #"{"access_token":"a","expires_in":-1}"#,
         #"{"access_token":"a","expires_in":1.5}"#, #"{"access_token":"a","expires_in":true}"#,
         #"{"access_token":"a","refresh_token":7}"#, #"{"access_token":"a","refresh_token":""}"#, "",
@@ -52,12 +62,17 @@ import Testing
     @Test(arguments: [400, 401, 403])
     func oauthErrorPassesThroughVerbatim(code: Int) {
         let body = #"{"error":"invalid_grant","error_description":"Invalid authorization code"}"#
-        #expect(Self.outcome(Self.answer(code, body)) == .providerRejected(status: HTTPStatus(code: code, reasonPhrase: "X"), body: Array(body.utf8)))
+        #expect(
+            Self.outcome(Self.answer(code, body))
+                == .providerRejected(
+                    status: HTTPStatus(code: code, reasonPhrase: "X"), body: Array(body.utf8)))
     }
 
     @Test func errorInASuccessStatusIsStillADeadGrant() {
         let body = #"{"error":"invalid_grant"}"#
-        #expect(Self.outcome(Self.answer(200, body)) == .providerRejected(status: .badRequest, body: Array(body.utf8)))
+        #expect(
+            Self.outcome(Self.answer(200, body))
+                == .providerRejected(status: .badRequest, body: Array(body.utf8)))
     }
 
     @Test(arguments: ["<html>nope</html>", #"{"message":"x"}"#, ""])
@@ -76,12 +91,14 @@ import Testing
         #expect(
             Self.outcome(Self.answer(429, "Too many", headers: [("Retry-After", "5")]))
                 == .providerThrottled(retryAfter: "5", body: nil))
-        #expect(Self.outcome(Self.answer(429, "")) == .providerThrottled(retryAfter: nil, body: nil))
+        #expect(
+            Self.outcome(Self.answer(429, "")) == .providerThrottled(retryAfter: nil, body: nil))
     }
 
     @Test(arguments: [500, 502, 503, 504, 302, 100])
     func otherStatusesAreUpstreamError(code: Int) {
-        guard case .upstreamError? = Self.outcome(Self.answer(code, #"{"error":"server_error"}"#)) else {
+        guard case .upstreamError? = Self.outcome(Self.answer(code, #"{"error":"server_error"}"#))
+        else {
             Issue.record("expected upstream_error")
             return
         }

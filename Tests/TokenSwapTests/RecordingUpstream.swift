@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPCore
 import Synchronization
+
 @testable import TokenSwap
 
 /// A fake provider that records what it was sent and answers from a script: what the
@@ -20,7 +21,9 @@ final class RecordingUpstream: UpstreamTransport {
 
     var requests: [HTTPClientRequest] { state.withLock { $0.requests } }
 
-    func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError) -> HTTPResponse {
+    func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError)
+        -> HTTPResponse
+    {
         let answer: Answer? = state.withLock { state in
             state.requests.append(request)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()
@@ -36,6 +39,7 @@ final class RecordingUpstream: UpstreamTransport {
         .response(
             HTTPResponse(
                 status: HTTPStatus(code: status, reasonPhrase: "X"),
-                headers: HTTPHeaders([("Content-Type", "application/json")] + headers), body: Array(body.utf8)))
+                headers: HTTPHeaders([("Content-Type", "application/json")] + headers),
+                body: Array(body.utf8)))
     }
 }

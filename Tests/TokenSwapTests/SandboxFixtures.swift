@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPCore
+
 @testable import TokenSwap
 
 /// A sandbox with two clients (basic and post auth) and helpers to drive it.
@@ -8,12 +9,16 @@ enum SandboxFixtures {
     typealias F = TokenServiceFixtures
 
     static func providers() throws -> (spotify: Provider, linkedin: Provider) {
-        (try F.provider(), try F.provider(name: "linkedin", auth: .clientSecretPost, clientID: "client-li"))
+        (
+            try F.provider(),
+            try F.provider(name: "linkedin", auth: .clientSecretPost, clientID: "client-li")
+        )
     }
 
     static func sandbox(_ limits: SandboxLimits = SandboxLimits()) throws -> SandboxProvider {
         let (spotify, linkedin) = try providers()
-        return SandboxProvider(providers: [spotify, linkedin], defaultProvider: spotify, limits: limits)
+        return SandboxProvider(
+            providers: [spotify, linkedin], defaultProvider: spotify, limits: limits)
     }
 
     static func authorize(_ sandbox: SandboxProvider, _ query: String) -> HTTPResponse {
@@ -36,7 +41,9 @@ enum SandboxFixtures {
     }
 
     /// A token request as the service would send it for `provider`.
-    static func send(_ sandbox: SandboxProvider, _ provider: Provider, _ grant: TokenGrant) async throws -> HTTPResponse {
+    static func send(_ sandbox: SandboxProvider, _ provider: Provider, _ grant: TokenGrant)
+        async throws -> HTTPResponse
+    {
         try await sandbox.send(provider.tokenRequest(for: grant), timeoutSeconds: 1)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct SandboxProviderTests {
@@ -8,7 +9,8 @@ import Testing
 
     @Test func authorizeRedirectsWithCodeAndEncodedState() throws {
         let sandbox = try S.sandbox()
-        let response = S.authorize(sandbox, "redirect_uri=myapp%3A%2F%2Fdev-callback&state=a%20b%26c%3D")
+        let response = S.authorize(
+            sandbox, "redirect_uri=myapp%3A%2F%2Fdev-callback&state=a%20b%26c%3D")
         #expect(response.status.code == 302)
         let location = try #require(response.headers["Location"])
         #expect(location.hasPrefix("myapp://dev-callback?code="))
@@ -19,7 +21,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "redirect_uri=https%3A%2F%2Fevil.example%2Fcb&state=s", "client_id=nobody&state=s", "redirect_uri=%zz",
+        "redirect_uri=https%3A%2F%2Fevil.example%2Fcb&state=s", "client_id=nobody&state=s",
+        "redirect_uri=%zz",
     ])
     func authorizeRefusesUnknownClientsAndRedirectsWithoutRedirecting(query: String) throws {
         let response = S.authorize(try S.sandbox(), query)
@@ -31,7 +34,8 @@ import Testing
         let sandbox = try S.sandbox()
         let badType = S.authorize(sandbox, "response_type=token&state=s")
         #expect(try S.redirectParameters(badType)["error"] == "unsupported_response_type")
-        let badChallenge = S.authorize(sandbox, "code_challenge=short&code_challenge_method=S256&state=s")
+        let badChallenge = S.authorize(
+            sandbox, "code_challenge=short&code_challenge_method=S256&state=s")
         #expect(try S.redirectParameters(badChallenge)["error"] == "invalid_request")
         #expect(try S.redirectParameters(badChallenge)["state"] == "s")
     }
@@ -40,7 +44,8 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
         let code = try S.code(sandbox)
-        let grant = TokenGrant.authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil)
+        let grant = TokenGrant.authorizationCode(
+            code: code, redirectURI: "myapp://callback", codeVerifier: nil)
         let first = try await S.send(sandbox, spotify, grant)
         #expect(first.status.code == 200)
         let refreshToken = try #require(try S.json(first)["refresh_token"]?.stringValue)
@@ -55,7 +60,9 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
         let swap = try await S.send(
-            sandbox, spotify, .authorizationCode(code: try S.code(sandbox), redirectURI: "myapp://callback", codeVerifier: nil))
+            sandbox, spotify,
+            .authorizationCode(
+                code: try S.code(sandbox), redirectURI: "myapp://callback", codeVerifier: nil))
         var token = try #require(try S.json(swap)["refresh_token"]?.stringValue)
         for _ in 0..<3 {
             let refreshed = try await S.send(sandbox, spotify, .refreshToken(token))
@@ -75,10 +82,14 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, linkedin) = try S.providers()
         let otherClient = try await S.send(
-            sandbox, linkedin, .authorizationCode(code: try S.code(sandbox), redirectURI: "myapp://callback", codeVerifier: nil))
+            sandbox, linkedin,
+            .authorizationCode(
+                code: try S.code(sandbox), redirectURI: "myapp://callback", codeVerifier: nil))
         #expect(try S.json(otherClient)["error"]?.stringValue == "invalid_grant")
         let otherRedirect = try await S.send(
-            sandbox, spotify, .authorizationCode(code: try S.code(sandbox), redirectURI: "myapp://dev-callback", codeVerifier: nil))
+            sandbox, spotify,
+            .authorizationCode(
+                code: try S.code(sandbox), redirectURI: "myapp://dev-callback", codeVerifier: nil))
         #expect(try S.json(otherRedirect)["error"]?.stringValue == "invalid_grant")
     }
 
@@ -86,15 +97,18 @@ import Testing
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
-    @Test(arguments: [
-        (verifier, 200), (nil, 400), (String(verifier.dropLast()) + "l", 400), (challenge, 400),
-    ] as [(String?, Int)])
+    @Test(
+        arguments: [
+            (verifier, 200), (nil, 400), (String(verifier.dropLast()) + "l", 400), (challenge, 400),
+        ] as [(String?, Int)])
     func pkceS256IsVerified(verifier: String?, status: Int) async throws {
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
-        let code = try S.code(sandbox, "&code_challenge=\(Self.challenge)&code_challenge_method=S256")
+        let code = try S.code(
+            sandbox, "&code_challenge=\(Self.challenge)&code_challenge_method=S256")
         let response = try await S.send(
-            sandbox, spotify, .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: verifier))
+            sandbox, spotify,
+            .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: verifier))
         #expect(response.status.code == status)
     }
 
@@ -103,13 +117,20 @@ import Testing
         let (spotify, linkedin) = try S.providers()
         // Both methods work (spotify: Basic, linkedin: body).
         for provider in [spotify, linkedin] {
-            let ok = try await S.send(sandbox, provider, .authorizationCode(code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
+            let ok = try await S.send(
+                sandbox, provider,
+                .authorizationCode(
+                    code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
             #expect(ok.status.code == 200)
         }
         let wrongSecret = Provider(
-            name: "spotify", preset: .generic, tokenURL: spotify.tokenURL, clientID: spotify.clientID,
-            clientSecret: Secret("wrong"), authMethod: .clientSecretBasic, redirectURI: spotify.redirectURI)
-        let refused = try await S.send(sandbox, wrongSecret, .authorizationCode(code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
+            name: "spotify", preset: .generic, tokenURL: spotify.tokenURL,
+            clientID: spotify.clientID,
+            clientSecret: Secret("wrong"), authMethod: .clientSecretBasic,
+            redirectURI: spotify.redirectURI)
+        let refused = try await S.send(
+            sandbox, wrongSecret,
+            .authorizationCode(code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
         #expect(refused.status.code == 401)
         #expect(try S.json(refused)["error"]?.stringValue == "invalid_client")
         var both = linkedin.tokenRequest(for: .refreshToken("x"))
@@ -121,14 +142,19 @@ import Testing
         #expect(try await sandbox.send(none, timeoutSeconds: 1).status.code == 401)
     }
 
-    @Test(arguments: [
-        ("sandbox-invalid", 400, nil), ("sandbox-expired", 400, nil), ("sandbox-429", 429, "7"),
-        ("sandbox-429-json", 429, "7"), ("sandbox-500", 500, nil), ("sandbox-garbage", 200, nil),
-    ] as [(String, Int, String?)])
+    @Test(
+        arguments: [
+            ("sandbox-invalid", 400, nil), ("sandbox-expired", 400, nil), ("sandbox-429", 429, "7"),
+            ("sandbox-429-json", 429, "7"), ("sandbox-500", 500, nil),
+            ("sandbox-garbage", 200, nil),
+        ] as [(String, Int, String?)])
     func magicValuesFailOnDemand(value: String, status: Int, retryAfter: String?) async throws {
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
-        for grant in [TokenGrant.authorizationCode(code: value, redirectURI: "x:y", codeVerifier: nil), .refreshToken(value)] {
+        for grant in [
+            TokenGrant.authorizationCode(code: value, redirectURI: "x:y", codeVerifier: nil),
+            .refreshToken(value),
+        ] {
             let response = try await S.send(sandbox, spotify, grant)
             #expect(response.status.code == status)
             #expect(response.headers["Retry-After"] == retryAfter)
@@ -140,14 +166,14 @@ import Testing
         let (spotify, _) = try S.providers()
         let started = ContinuousClock.now
         do {
-            let response = try await sandbox.send(spotify.tokenRequest(for: .refreshToken("sandbox-slow")), timeoutSeconds: 0.2)
+            let response = try await sandbox.send(
+                spotify.tokenRequest(for: .refreshToken("sandbox-slow")), timeoutSeconds: 0.2)
             Issue.record("answered \(response.status) instead of timing out")
         } catch {
             #expect(error == .timeout(.exchange))
         }
         #expect(ContinuousClock.now - started >= .milliseconds(200))
     }
-
 
     @Test func expiredCodesAreRefused() async throws {
         var limits = SandboxLimits()
@@ -156,7 +182,9 @@ import Testing
         let (spotify, _) = try S.providers()
         let code = try S.code(sandbox)
         try await Task.sleep(for: .milliseconds(100))
-        let response = try await S.send(sandbox, spotify, .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil))
+        let response = try await S.send(
+            sandbox, spotify,
+            .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil))
         #expect(try S.json(response)["error"]?.stringValue == "invalid_grant")
     }
 
@@ -169,10 +197,14 @@ import Testing
         let codes = try (0..<20).map { _ in try S.code(sandbox) }
         #expect(sandbox.state.withLock { $0.codes.count } == 5)
         // The oldest were dropped, the newest kept.
-        let oldest = try await S.send(sandbox, spotify, .authorizationCode(code: codes[0], redirectURI: "myapp://callback", codeVerifier: nil))
+        let oldest = try await S.send(
+            sandbox, spotify,
+            .authorizationCode(code: codes[0], redirectURI: "myapp://callback", codeVerifier: nil))
         #expect(oldest.status.code == 400)
         for code in codes.suffix(5) {
-            let ok = try await S.send(sandbox, spotify, .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil))
+            let ok = try await S.send(
+                sandbox, spotify,
+                .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil))
             #expect(ok.status.code == 200)
         }
         #expect(sandbox.state.withLock { $0.refreshTokens.count } == 3)
@@ -181,11 +213,15 @@ import Testing
     @Test func tokenRouteServesOverHTTPShape() async throws {
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
-        let upstream = spotify.tokenRequest(for: .authorizationCode(code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
+        let upstream = spotify.tokenRequest(
+            for: .authorizationCode(
+                code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
         let route = try #require(sandbox.routes.first { $0.path == "/sandbox/token" })
         #expect(route.method == .post)
         let response = await route.handler(
-            HTTPRequest(method: .post, target: "/sandbox/token", headers: upstream.headers, body: upstream.body))
+            HTTPRequest(
+                method: .post, target: "/sandbox/token", headers: upstream.headers,
+                body: upstream.body))
         #expect(response.status.code == 200)
         #expect(sandbox.routes.contains { $0.path == "/sandbox/authorize" && $0.method == .get })
     }

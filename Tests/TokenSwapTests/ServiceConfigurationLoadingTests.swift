@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ServiceConfigurationLoadingTests {
@@ -68,22 +69,67 @@ import Testing
         ("TOKENSWAP_PORT", "http", "TOKENSWAP_PORT: expected an integer"),
         ("TOKENSWAP_PORT", "70000", "TOKENSWAP_PORT: expected a port, 0 to 65535"),
         ("TOKENSWAP_ADMIN_PORT", "-1", "TOKENSWAP_ADMIN_PORT: expected a port, 0 to 65535"),
-        ("TOKENSWAP_ADMIN_PORT", "8080", "TOKENSWAP_ADMIN_PORT: expected a port other than TOKENSWAP_PORT"),
-        ("TOKENSWAP_LOG_LEVEL", "loud", "TOKENSWAP_LOG_LEVEL: expected debug, info, warning or error"),
+        (
+            "TOKENSWAP_ADMIN_PORT", "8080",
+            "TOKENSWAP_ADMIN_PORT: expected a port other than TOKENSWAP_PORT"
+        ),
+        (
+            "TOKENSWAP_LOG_LEVEL", "loud",
+            "TOKENSWAP_LOG_LEVEL: expected debug, info, warning or error"
+        ),
         ("TOKENSWAP_LOG_FORMAT", "xml", "TOKENSWAP_LOG_FORMAT: expected text or json"),
-        ("TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "0", "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected seconds greater than 0 and at most 300"),
-        ("TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "soon", "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected a number"),
-        ("TOKENSWAP_RATE_LIMIT", "-1", "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 or more"),
-        ("TOKENSWAP_RATE_LIMIT_BURST", "0", "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests, 1 or more"),
-        ("TOKENSWAP_TRUSTED_PROXIES", "10.0.0.0/33", "TOKENSWAP_TRUSTED_PROXIES: expected comma-separated IP addresses or CIDRs"),
-        ("TOKENSWAP_TRUSTED_PROXIES", "proxy.local", "TOKENSWAP_TRUSTED_PROXIES: expected comma-separated IP addresses or CIDRs"),
-        ("TOKENSWAP_CORS_ORIGINS", "https://a.example/path", "TOKENSWAP_CORS_ORIGINS: expected comma-separated origins (scheme://host[:port]) or *"),
-        ("TOKENSWAP_CA_FILE", "/nonexistent/ca.pem", "TOKENSWAP_CA_FILE: expected a readable PEM file"),
-        ("TOKENSWAP_TOKEN_URL", "ftp://x/token", "TOKENSWAP_TOKEN_URL: expected an http:// or https:// URL"),
-        ("TOKENSWAP_REDIRECT_URI", "no scheme", "TOKENSWAP_REDIRECT_URI: expected an absolute URI without a fragment"),
-        ("TOKENSWAP_REDIRECT_URIS", "myapp://a,https://b#frag", "TOKENSWAP_REDIRECT_URIS: expected comma-separated absolute URIs without fragments"),
-        ("TOKENSWAP_ENCRYPTION_KEYS", "k1:c2hvcnQ", "TOKENSWAP_ENCRYPTION_KEYS: expected kid:key[,kid:key...] with 32-byte base64url keys (key ring entry 1 (kid 'k1'): key is 5 bytes, expected 32)"),
-        ("TOKENSWAP_CLIENT_ID", "a\u{1}b", "TOKENSWAP_CLIENT_ID: expected a client id without control characters"),
+        (
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "0",
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected seconds greater than 0 and at most 300"
+        ),
+        (
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "soon",
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected a number"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT", "-1",
+            "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 or more"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT_BURST", "0",
+            "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests, 1 or more"
+        ),
+        (
+            "TOKENSWAP_TRUSTED_PROXIES", "10.0.0.0/33",
+            "TOKENSWAP_TRUSTED_PROXIES: expected comma-separated IP addresses or CIDRs"
+        ),
+        (
+            "TOKENSWAP_TRUSTED_PROXIES", "proxy.local",
+            "TOKENSWAP_TRUSTED_PROXIES: expected comma-separated IP addresses or CIDRs"
+        ),
+        (
+            "TOKENSWAP_CORS_ORIGINS", "https://a.example/path",
+            "TOKENSWAP_CORS_ORIGINS: expected comma-separated origins (scheme://host[:port]) or *"
+        ),
+        (
+            "TOKENSWAP_CA_FILE", "/nonexistent/ca.pem",
+            "TOKENSWAP_CA_FILE: expected a readable PEM file"
+        ),
+        (
+            "TOKENSWAP_TOKEN_URL", "ftp://x/token",
+            "TOKENSWAP_TOKEN_URL: expected an http:// or https:// URL"
+        ),
+        (
+            "TOKENSWAP_REDIRECT_URI", "no scheme",
+            "TOKENSWAP_REDIRECT_URI: expected an absolute URI without a fragment"
+        ),
+        (
+            "TOKENSWAP_REDIRECT_URIS", "myapp://a,https://b#frag",
+            "TOKENSWAP_REDIRECT_URIS: expected comma-separated absolute URIs without fragments"
+        ),
+        (
+            "TOKENSWAP_ENCRYPTION_KEYS", "k1:c2hvcnQ",
+            "TOKENSWAP_ENCRYPTION_KEYS: expected kid:key[,kid:key...] with 32-byte base64url keys (key ring entry 1 (kid 'k1'): key is 5 bytes, expected 32)"
+        ),
+        (
+            "TOKENSWAP_CLIENT_ID", "a\u{1}b",
+            "TOKENSWAP_CLIENT_ID: expected a client id without control characters"
+        ),
     ])
     func invalidSettingNamesItsVariable(variable: String, value: String, line: String) async {
         var env = F.minimalEnvironment()
@@ -93,7 +139,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "TOKENSWAP_CLIENT_ID", "TOKENSWAP_CLIENT_SECRET", "TOKENSWAP_REDIRECT_URI", "TOKENSWAP_ENCRYPTION_KEYS",
+        "TOKENSWAP_CLIENT_ID", "TOKENSWAP_CLIENT_SECRET", "TOKENSWAP_REDIRECT_URI",
+        "TOKENSWAP_ENCRYPTION_KEYS",
     ])
     func missingRequiredSettingIsNamed(variable: String) async {
         var env = F.minimalEnvironment()
@@ -104,13 +151,17 @@ import Testing
     @Test func emptyVariableCountsAsUnset() async {
         var env = F.minimalEnvironment()
         env["TOKENSWAP_CLIENT_SECRET"] = ""
-        #expect(await F.error(env) == ConfigurationError(variable: "TOKENSWAP_CLIENT_SECRET", problem: .missing))
+        #expect(
+            await F.error(env)
+                == ConfigurationError(variable: "TOKENSWAP_CLIENT_SECRET", problem: .missing))
     }
 
     @Test func sandboxNeedsNoCredentialsNorKeys() async throws {
         let config = try await F.load([:], sandbox: true)
         #expect(config.sandbox)
-        #expect(config.defaultProvider.clientID == ConfigurationDefaults.sandboxClientID(provider: "spotify"))
+        #expect(
+            config.defaultProvider.clientID
+                == ConfigurationDefaults.sandboxClientID(provider: "spotify"))
         #expect(config.defaultProvider.redirectURI == ConfigurationDefaults.sandboxRedirectURI)
         #expect(config.defaultProvider.clientSecret.revealed.count == 32)
         #expect(config.keyRing.keyIDs.count == 1)

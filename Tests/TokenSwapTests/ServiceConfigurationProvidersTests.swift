@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct ServiceConfigurationProvidersTests {
@@ -13,16 +14,24 @@ import Testing
         ]
     }
 
-    static func environment(_ base: [String: String], adding: [String: String]...) -> [String: String] {
+    static func environment(_ base: [String: String], adding: [String: String]...) -> [String:
+        String]
+    {
         adding.reduce(base) { $0.merging($1) { _, new in new } }
     }
 
     @Test func severalProvidersWithPresetsAndGeneric() async throws {
         let env = Self.environment(
-            ["TOKENSWAP_PROVIDERS": "spotify,linkedin,my-acme", "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText],
-            adding: Self.credentials("spotify"), Self.credentials("linkedin"), Self.credentials("my-acme"),
-            ["TOKENSWAP_MY_ACME_TOKEN_URL": "https://acme.example/oauth/token",
-             "TOKENSWAP_MY_ACME_AUTH": "client_secret_post"])
+            [
+                "TOKENSWAP_PROVIDERS": "spotify,linkedin,my-acme",
+                "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
+            ],
+            adding: Self.credentials("spotify"), Self.credentials("linkedin"),
+            Self.credentials("my-acme"),
+            [
+                "TOKENSWAP_MY_ACME_TOKEN_URL": "https://acme.example/oauth/token",
+                "TOKENSWAP_MY_ACME_AUTH": "client_secret_post",
+            ])
         let config = try await F.load(env)
         #expect(config.providers.map(\.name) == ["spotify", "linkedin", "my-acme"])
         #expect(config.defaultProvider.name == "spotify")
@@ -41,17 +50,22 @@ import Testing
 
     @Test func defaultProviderVariableChoosesTheDefault() async throws {
         let env = Self.environment(
-            ["TOKENSWAP_PROVIDERS": "spotify,linkedin", "TOKENSWAP_DEFAULT_PROVIDER": "linkedin",
-             "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText],
+            [
+                "TOKENSWAP_PROVIDERS": "spotify,linkedin", "TOKENSWAP_DEFAULT_PROVIDER": "linkedin",
+                "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
+            ],
             adding: Self.credentials("spotify"), Self.credentials("linkedin"))
         #expect(try await F.load(env).defaultProvider.name == "linkedin")
     }
 
     @Test func unprefixedVariablesConfigureTheDefaultProviderOnly() async throws {
         let env = Self.environment(
-            ["TOKENSWAP_PROVIDERS": "linkedin,spotify", "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
-             "TOKENSWAP_CLIENT_ID": "unprefixed-id", "TOKENSWAP_CLIENT_SECRET": F.secret,
-             "TOKENSWAP_REDIRECT_URI": "myapp://unprefixed"],
+            [
+                "TOKENSWAP_PROVIDERS": "linkedin,spotify",
+                "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
+                "TOKENSWAP_CLIENT_ID": "unprefixed-id", "TOKENSWAP_CLIENT_SECRET": F.secret,
+                "TOKENSWAP_REDIRECT_URI": "myapp://unprefixed",
+            ],
             adding: Self.credentials("spotify"))
         let config = try await F.load(env)
         #expect(config.defaultProvider.name == "linkedin")
@@ -70,7 +84,8 @@ import Testing
     }
 
     @Test func prefixedSpotifyVariablesWorkWithoutTheProvidersList() async throws {
-        let env = Self.environment(["TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText], adding: Self.credentials("spotify"))
+        let env = Self.environment(
+            ["TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText], adding: Self.credentials("spotify"))
         let config = try await F.load(env)
         #expect(config.defaultProvider.name == "spotify")
         #expect(config.defaultProvider.clientID == "spotify-id")
@@ -78,24 +93,51 @@ import Testing
 
     @Test func presetVariableOverridesTheNameImpliedPreset() async throws {
         let env = Self.environment(
-            ["TOKENSWAP_PROVIDERS": "work", "TOKENSWAP_WORK_PRESET": "linkedin",
-             "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText],
+            [
+                "TOKENSWAP_PROVIDERS": "work", "TOKENSWAP_WORK_PRESET": "linkedin",
+                "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
+            ],
             adding: Self.credentials("work"))
         let provider = try await F.load(env).defaultProvider
         #expect(provider.preset == .linkedin)
         #expect(provider.authMethod == .clientSecretPost)
     }
 
-    @Test(arguments: [
-        (["TOKENSWAP_PROVIDERS": "Spotify"], "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"),
-        (["TOKENSWAP_PROVIDERS": String(repeating: "a", count: 33)], "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"),
-        (["TOKENSWAP_PROVIDERS": "a_b"], "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"),
-        (["TOKENSWAP_PROVIDERS": " , "], "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"),
-        (["TOKENSWAP_PROVIDERS": "spotify,spotify"], "TOKENSWAP_PROVIDERS: expected each provider name once"),
-        (["TOKENSWAP_DEFAULT_PROVIDER": "linkedin"], "TOKENSWAP_DEFAULT_PROVIDER: expected one of the names in TOKENSWAP_PROVIDERS"),
-        (["TOKENSWAP_SPOTIFY_PRESET": "github"], "TOKENSWAP_SPOTIFY_PRESET: expected spotify, linkedin or generic"),
-        (["TOKENSWAP_SPOTIFY_AUTH": "private_key_jwt"], "TOKENSWAP_SPOTIFY_AUTH: expected client_secret_basic or client_secret_post"),
-    ] as [([String: String], String)])
+    @Test(
+        arguments: [
+            (
+                ["TOKENSWAP_PROVIDERS": "Spotify"],
+                "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"
+            ),
+            (
+                ["TOKENSWAP_PROVIDERS": String(repeating: "a", count: 33)],
+                "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"
+            ),
+            (
+                ["TOKENSWAP_PROVIDERS": "a_b"],
+                "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"
+            ),
+            (
+                ["TOKENSWAP_PROVIDERS": " , "],
+                "TOKENSWAP_PROVIDERS: expected comma-separated provider names matching [a-z0-9-]{1,32}"
+            ),
+            (
+                ["TOKENSWAP_PROVIDERS": "spotify,spotify"],
+                "TOKENSWAP_PROVIDERS: expected each provider name once"
+            ),
+            (
+                ["TOKENSWAP_DEFAULT_PROVIDER": "linkedin"],
+                "TOKENSWAP_DEFAULT_PROVIDER: expected one of the names in TOKENSWAP_PROVIDERS"
+            ),
+            (
+                ["TOKENSWAP_SPOTIFY_PRESET": "github"],
+                "TOKENSWAP_SPOTIFY_PRESET: expected spotify, linkedin or generic"
+            ),
+            (
+                ["TOKENSWAP_SPOTIFY_AUTH": "private_key_jwt"],
+                "TOKENSWAP_SPOTIFY_AUTH: expected client_secret_basic or client_secret_post"
+            ),
+        ] as [([String: String], String)])
     func invalidProviderSettingNamesItsVariable(extra: [String: String], line: String) async {
         let env = F.minimalEnvironment().merging(extra) { _, new in new }
         #expect(await F.error(env)?.description == line)
@@ -105,18 +147,28 @@ import Testing
         var env = Self.environment(
             ["TOKENSWAP_PROVIDERS": "spotify,acme", "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText],
             adding: Self.credentials("spotify"), Self.credentials("acme"))
-        #expect(await F.error(env) == ConfigurationError(variable: "TOKENSWAP_ACME_TOKEN_URL", problem: .missing))
+        #expect(
+            await F.error(env)
+                == ConfigurationError(variable: "TOKENSWAP_ACME_TOKEN_URL", problem: .missing))
         env["TOKENSWAP_ACME_TOKEN_URL"] = "https://acme.example/token"
-        #expect(await F.error(env) == ConfigurationError(variable: "TOKENSWAP_ACME_AUTH", problem: .missing))
+        #expect(
+            await F.error(env)
+                == ConfigurationError(variable: "TOKENSWAP_ACME_AUTH", problem: .missing))
         env["TOKENSWAP_ACME_AUTH"] = "client_secret_basic"
         #expect(await F.error(env) == nil)
     }
 
     @Test func missingCredentialOfANonDefaultProviderNamesThePrefixedVariable() async {
         var env = Self.environment(
-            ["TOKENSWAP_PROVIDERS": "spotify,linkedin", "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText],
+            [
+                "TOKENSWAP_PROVIDERS": "spotify,linkedin",
+                "TOKENSWAP_ENCRYPTION_KEYS": F.keyRingText,
+            ],
             adding: Self.credentials("spotify"), Self.credentials("linkedin"))
         env["TOKENSWAP_LINKEDIN_CLIENT_SECRET"] = nil
-        #expect(await F.error(env) == ConfigurationError(variable: "TOKENSWAP_LINKEDIN_CLIENT_SECRET", problem: .missing))
+        #expect(
+            await F.error(env)
+                == ConfigurationError(
+                    variable: "TOKENSWAP_LINKEDIN_CLIENT_SECRET", problem: .missing))
     }
 }

@@ -1,23 +1,27 @@
 import HTTPClient
 import HTTPCore
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct TokenEndpointErrorTests {
     /// CONTRACT §2's error table, row by row: status, `error`, extra headers.
-    @Test(arguments: [
-        (TokenEndpointError.invalidRequest("code is missing"), 400, "invalid_request", nil),
-        (.unsupportedMediaType, 415, "invalid_request", nil),
-        (.unopenableToken, 400, "invalid_grant", nil),
-        (.providerThrottled(retryAfter: "12", body: nil), 429, "temporarily_unavailable", "12"),
-        (.upstreamError(reason: "x"), 502, "upstream_error", nil),
-        (.upstreamUnreachable(reason: "x"), 502, "upstream_unreachable", nil),
-        (.upstreamTimeout, 504, "upstream_timeout", nil),
-        (.rateLimited(retryAfterSeconds: 3), 429, "rate_limited", "3"),
-        (.unknownProvider, 404, "not_found", nil),
-        (.temporarilyUnavailable(reason: "x"), 503, "temporarily_unavailable", nil),
-    ] as [(TokenEndpointError, Int, String, String?)])
-    func rowsOfTheErrorTable(error: TokenEndpointError, status: Int, code: String, retryAfter: String?) throws {
+    @Test(
+        arguments: [
+            (TokenEndpointError.invalidRequest("code is missing"), 400, "invalid_request", nil),
+            (.unsupportedMediaType, 415, "invalid_request", nil),
+            (.unopenableToken, 400, "invalid_grant", nil),
+            (.providerThrottled(retryAfter: "12", body: nil), 429, "temporarily_unavailable", "12"),
+            (.upstreamError(reason: "x"), 502, "upstream_error", nil),
+            (.upstreamUnreachable(reason: "x"), 502, "upstream_unreachable", nil),
+            (.upstreamTimeout, 504, "upstream_timeout", nil),
+            (.rateLimited(retryAfterSeconds: 3), 429, "rate_limited", "3"),
+            (.unknownProvider, 404, "not_found", nil),
+            (.temporarilyUnavailable(reason: "x"), 503, "temporarily_unavailable", nil),
+        ] as [(TokenEndpointError, Int, String, String?)])
+    func rowsOfTheErrorTable(
+        error: TokenEndpointError, status: Int, code: String, retryAfter: String?
+    ) throws {
         let response = error.response
         #expect(response.status.code == status)
         #expect(response.headers["Retry-After"] == retryAfter)
@@ -31,7 +35,8 @@ import Testing
 
     @Test func providerBodiesPassThroughVerbatim() {
         let body = Array(#"{"error":"invalid_client" , "x":1}"#.utf8)
-        let rejected = TokenEndpointError.providerRejected(status: .unauthorized, body: body).response
+        let rejected = TokenEndpointError.providerRejected(status: .unauthorized, body: body)
+            .response
         #expect(rejected.status.code == 401)
         #expect(rejected.body == body)
         Self.expectTokenHeaders(rejected)
@@ -41,18 +46,19 @@ import Testing
         #expect(throttled.headers["Retry-After"] == "9")
     }
 
-    @Test(arguments: [
-        (HTTPClientError.unreachable(reason: "ECONNREFUSED"), 502, "upstream_unreachable"),
-        (.tls(.handshake(reason: "certificate verify failed")), 502, "upstream_unreachable"),
-        (.timeout(.exchange), 504, "upstream_timeout"),
-        (.timeout(.connect), 504, "upstream_timeout"),
-        (.timeout(.tlsHandshake), 504, "upstream_timeout"),
-        (.protocolError(reason: "bad chunk"), 502, "upstream_error"),
-        (.responseTooLarge(limitBytes: 1), 502, "upstream_error"),
-        (.invalidURL(reason: "x"), 502, "upstream_error"),
-        (.poolExhausted, 503, "temporarily_unavailable"),
-        (.shutdown, 503, "temporarily_unavailable"),
-    ] as [(HTTPClientError, Int, String)])
+    @Test(
+        arguments: [
+            (HTTPClientError.unreachable(reason: "ECONNREFUSED"), 502, "upstream_unreachable"),
+            (.tls(.handshake(reason: "certificate verify failed")), 502, "upstream_unreachable"),
+            (.timeout(.exchange), 504, "upstream_timeout"),
+            (.timeout(.connect), 504, "upstream_timeout"),
+            (.timeout(.tlsHandshake), 504, "upstream_timeout"),
+            (.protocolError(reason: "bad chunk"), 502, "upstream_error"),
+            (.responseTooLarge(limitBytes: 1), 502, "upstream_error"),
+            (.invalidURL(reason: "x"), 502, "upstream_error"),
+            (.poolExhausted, 503, "temporarily_unavailable"),
+            (.shutdown, 503, "temporarily_unavailable"),
+        ] as [(HTTPClientError, Int, String)])
     func clientFailuresMapToTheTable(failure: HTTPClientError, status: Int, code: String) {
         let error = TokenEndpointError(failure)
         #expect(error.status.code == status)

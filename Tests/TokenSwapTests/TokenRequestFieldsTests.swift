@@ -1,12 +1,14 @@
 import HTTPCore
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct TokenRequestFieldsTests {
     static func request(_ contentType: String?, _ body: String) -> HTTPRequest {
         var headers = HTTPHeaders()
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
-        return HTTPRequest(method: .post, target: "/v1/swap", headers: headers, body: Array(body.utf8))
+        return HTTPRequest(
+            method: .post, target: "/v1/swap", headers: headers, body: Array(body.utf8))
     }
 
     @Test(arguments: [
@@ -38,10 +40,12 @@ import Testing
         #expect(try TokenRequestFields.decode(Self.request(nil, ""))["code"] == nil)
     }
 
-    @Test(arguments: [
-        ("text/plain", "code=abc"), ("multipart/form-data; boundary=x", "--x"), (nil, "code=abc"),
-        ("application/jsonx", "{}"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            ("text/plain", "code=abc"), ("multipart/form-data; boundary=x", "--x"),
+            (nil, "code=abc"),
+            ("application/jsonx", "{}"),
+        ] as [(String?, String)])
     func otherContentTypesAre415(contentType: String?, body: String) {
         #expect(throws: TokenEndpointError.unsupportedMediaType) {
             try TokenRequestFields.decode(Self.request(contentType, body))

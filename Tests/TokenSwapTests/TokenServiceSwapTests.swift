@@ -1,18 +1,21 @@
 import Foundation
 import HTTPCore
 import Testing
+
 @testable import TokenSwap
 
 @Suite struct TokenServiceSwapTests {
     typealias F = TokenServiceFixtures
 
-    static let tokens = #"{"access_token":"at-1","token_type":"Bearer","scope":"user-read","expires_in":"3600","refresh_token":"raw-rt-1"}"#
+    static let tokens =
+        #"{"access_token":"at-1","token_type":"Bearer","scope":"user-read","expires_in":"3600","refresh_token":"raw-rt-1"}"#
 
     @Test func swapSendsCodeWithBasicAuthAndSealsTheRefreshToken() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let provider = try F.provider()
         let response = try await F.service(upstream).swap(
-            F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"), provider: provider)
+            F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"),
+            provider: provider)
         #expect(response.status.code == 200)
         TokenEndpointErrorTests.expectTokenHeaders(response)
 
@@ -20,20 +23,28 @@ import Testing
         #expect(upstream.requests.count == 1)
         #expect(sent.target == "/api/token")
         #expect(!sent.target.contains(F.secret))
-        #expect(sent.headers["Authorization"] == "Basic " + Data("client-1:\(F.secret)".utf8).base64EncodedString())
-        #expect(try F.sentFields(sent) == [
-            "grant_type": "authorization_code", "code": "the-code", "redirect_uri": "myapp://callback", "code_verifier": "v-1",
-        ])
+        #expect(
+            sent.headers["Authorization"] == "Basic "
+                + Data("client-1:\(F.secret)".utf8).base64EncodedString())
+        #expect(
+            try F.sentFields(sent) == [
+                "grant_type": "authorization_code", "code": "the-code",
+                "redirect_uri": "myapp://callback", "code_verifier": "v-1",
+            ])
 
         let body = try F.body(response)
         guard case .object(let members) = body else { Issue.record("not an object"); return }
-        #expect(members.map(\.name) == ["access_token", "token_type", "scope", "expires_in", "refresh_token"])
+        #expect(
+            members.map(\.name) == [
+                "access_token", "token_type", "scope", "expires_in", "refresh_token",
+            ])
         #expect(body["expires_in"] == .number("3600"))
         #expect(body["access_token"]?.stringValue == "at-1")
         let sealed = try #require(body["refresh_token"]?.stringValue)
         #expect(sealed != "raw-rt-1")
         #expect(!String(decoding: response.body, as: UTF8.self).contains("raw-rt-1"))
-        #expect(try F.open(sealed, keys: F.newKey, provider: provider).plaintextString == "raw-rt-1")
+        #expect(
+            try F.open(sealed, keys: F.newKey, provider: provider).plaintextString == "raw-rt-1")
     }
 
     @Test func postAuthSendsTheSecretInTheBody() async throws {
@@ -48,10 +59,11 @@ import Testing
         #expect(fields["code_verifier"] == nil)
     }
 
-    @Test(arguments: [
-        (nil, "myapp://callback"), ("myapp://dev-callback", "myapp://dev-callback"),
-        ("https://evil.example/cb", "myapp://callback"), ("(null)", "myapp://callback"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "myapp://callback"), ("myapp://dev-callback", "myapp://dev-callback"),
+            ("https://evil.example/cb", "myapp://callback"), ("(null)", "myapp://callback"),
+        ] as [(String?, String)])
     func redirectURIFollowsTheAllowList(requested: String?, sent: String) async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         var body = "code=c"
@@ -61,8 +73,10 @@ import Testing
     }
 
     @Test func refreshTokenIsOmittedOnlyWhenTheProviderSentNone() async throws {
-        let upstream = RecordingUpstream(RecordingUpstream.json(200, #"{"access_token":"a","expires_in":60}"#))
-        let response = try await F.service(upstream).swap(F.form("code=c"), provider: try F.provider())
+        let upstream = RecordingUpstream(
+            RecordingUpstream.json(200, #"{"access_token":"a","expires_in":60}"#))
+        let response = try await F.service(upstream).swap(
+            F.form("code=c"), provider: try F.provider())
         #expect(response.status.code == 200)
         #expect(try F.body(response)["refresh_token"] == nil)
     }
@@ -79,7 +93,8 @@ import Testing
     @Test func wrongContentTypeIs415() async throws {
         let upstream = RecordingUpstream()
         let request = HTTPRequest(
-            method: .post, target: "/v1/swap", headers: HTTPHeaders([("Content-Type", "text/plain")]),
+            method: .post, target: "/v1/swap",
+            headers: HTTPHeaders([("Content-Type", "text/plain")]),
             body: Array("code=c".utf8))
         let response = try await F.service(upstream).swap(request, provider: try F.provider())
         #expect(response.status.code == 415)
@@ -87,19 +102,41 @@ import Testing
         #expect(upstream.requests.isEmpty)
     }
 
-    @Test(arguments: [
-        (RecordingUpstream.json(400, #"{"error":"invalid_grant","error_description":"Invalid authorization code"}"#), 400, "invalid_grant"),
-        (RecordingUpstream.json(401, #"{"error":"invalid_client"}"#), 401, "invalid_client"),
-        (RecordingUpstream.json(429, #"{"error":"slow_down"}"#, headers: [("Retry-After", "17")]), 429, "slow_down"),
-        (RecordingUpstream.json(429, "busy", headers: [("Retry-After", "17")]), 429, "temporarily_unavailable"),
-        (RecordingUpstream.json(500, "oops"), 502, "upstream_error"),
-        (RecordingUpstream.json(200, "<html>"), 502, "upstream_error"),
-        (RecordingUpstream.Answer.failure(.unreachable(reason: "ECONNREFUSED")), 502, "upstream_unreachable"),
-        (RecordingUpstream.Answer.failure(.tls(.hostnameMismatch)), 502, "upstream_unreachable"),
-        (RecordingUpstream.Answer.failure(.timeout(.exchange)), 504, "upstream_timeout"),
-    ] as [(RecordingUpstream.Answer, Int, String)])
-    func upstreamOutcomesReachTheClient(answer: RecordingUpstream.Answer, status: Int, code: String) async throws {
-        let response = try await F.service(RecordingUpstream(answer)).swap(F.form("code=c"), provider: try F.provider())
+    @Test(
+        arguments: [
+            (
+                RecordingUpstream.json(
+                    400,
+                    #"{"error":"invalid_grant","error_description":"Invalid authorization code"}"#),
+                400, "invalid_grant"
+            ),
+            (RecordingUpstream.json(401, #"{"error":"invalid_client"}"#), 401, "invalid_client"),
+            (
+                RecordingUpstream.json(
+                    429, #"{"error":"slow_down"}"#, headers: [("Retry-After", "17")]), 429,
+                "slow_down"
+            ),
+            (
+                RecordingUpstream.json(429, "busy", headers: [("Retry-After", "17")]), 429,
+                "temporarily_unavailable"
+            ),
+            (RecordingUpstream.json(500, "oops"), 502, "upstream_error"),
+            (RecordingUpstream.json(200, "<html>"), 502, "upstream_error"),
+            (
+                RecordingUpstream.Answer.failure(.unreachable(reason: "ECONNREFUSED")), 502,
+                "upstream_unreachable"
+            ),
+            (
+                RecordingUpstream.Answer.failure(.tls(.hostnameMismatch)), 502,
+                "upstream_unreachable"
+            ),
+            (RecordingUpstream.Answer.failure(.timeout(.exchange)), 504, "upstream_timeout"),
+        ] as [(RecordingUpstream.Answer, Int, String)])
+    func upstreamOutcomesReachTheClient(answer: RecordingUpstream.Answer, status: Int, code: String)
+        async throws
+    {
+        let response = try await F.service(RecordingUpstream(answer)).swap(
+            F.form("code=c"), provider: try F.provider())
         #expect(response.status.code == status)
         #expect(try F.body(response)["error"]?.stringValue == code)
         TokenEndpointErrorTests.expectTokenHeaders(response)
@@ -109,7 +146,8 @@ import Testing
     @Test func logsOneLineWithoutCodesTokensOrSecrets() async throws {
         let logs = LogCapture()
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
-        _ = try await F.service(upstream, logs: logs).swap(F.form("code=the-code-value&code_verifier=verif-value"), provider: try F.provider())
+        _ = try await F.service(upstream, logs: logs).swap(
+            F.form("code=the-code-value&code_verifier=verif-value"), provider: try F.provider())
         #expect(logs.all.count == 1)
         let line = try #require(logs.all.first)
         #expect(line.contains("status=200"))

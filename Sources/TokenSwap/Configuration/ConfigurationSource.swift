@@ -12,7 +12,9 @@ public struct ConfigurationSource: Sendable {
     ///   - environment: the variables to read (the process environment in production,
     ///     a dictionary in tests so parallel tests never share state).
     ///   - configFile: path of the JSON file (`--config`), if any.
-    public init(environment: [String: String], configFile: String? = nil) async throws(ConfigurationError) {
+    public init(environment: [String: String], configFile: String? = nil)
+        async throws(ConfigurationError)
+    {
         // Docker and shell scripts often export empty variables; empty means unset.
         let present = environment.filter { $0.key.hasPrefix("TOKENSWAP_") && !$0.value.isEmpty }
         let environmentProvider = EnvironmentVariablesProvider(
@@ -28,35 +30,43 @@ public struct ConfigurationSource: Sendable {
 
     static func isSecret(environmentName name: String) -> Bool {
         let upper = name.uppercased()
-        return upper.hasSuffix("_CLIENT_SECRET") || upper == ConfigurationKey.encryptionKeys.environmentName
+        return upper.hasSuffix("_CLIENT_SECRET")
+            || upper == ConfigurationKey.encryptionKeys.environmentName
     }
 
     static func isSecret(fileKey key: String) -> Bool {
         key.hasSuffix("client_secret") || key == ConfigurationKey.encryptionKeys.filePath
     }
 
-    private static func fileProvider(path: String) async throws(ConfigurationError) -> FileProvider<JSONSnapshot> {
+    private static func fileProvider(path: String) async throws(ConfigurationError) -> FileProvider<
+        JSONSnapshot
+    > {
         let options = JSONSnapshot.ParsingOptions(
             secretsSpecifier: .dynamic { key, _ in isSecret(fileKey: key) })
         do {
-            return try await FileProvider<JSONSnapshot>(parsingOptions: options, filePath: .init(path))
+            return try await FileProvider<JSONSnapshot>(
+                parsingOptions: options, filePath: .init(path))
         } catch {
             // The library's error text may quote file content, which can hold secrets.
             throw ConfigurationError(
                 variable: "--config",
-                problem: .unreadableFile(reason: "cannot read \(path) as a JSON object of settings"))
+                problem: .unreadableFile(reason: "cannot read \(path) as a JSON object of settings")
+            )
         }
     }
 
     /// The first value any source has for the key, or nil when none has it.
-    private func content(_ key: ConfigurationKey, type: ConfigType, expected: String) throws(ConfigurationError) -> ConfigContent? {
+    private func content(_ key: ConfigurationKey, type: ConfigType, expected: String)
+        throws(ConfigurationError) -> ConfigContent?
+    {
         let absolute = AbsoluteConfigKey(key.components)
         for provider in providers {
             let result: LookupResult
             do {
                 result = try provider.value(forKey: absolute, type: type)
             } catch {
-                throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
+                throw ConfigurationError(
+                    variable: key.environmentName, problem: .invalid(expected: expected))
             }
             if let value = result.value { return value.content }
         }
@@ -64,7 +74,8 @@ public struct ConfigurationSource: Sendable {
     }
 
     public func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
-        guard case .string(let value)? = try content(key, type: .string, expected: "a string") else { return nil }
+        guard case .string(let value)? = try content(key, type: .string, expected: "a string")
+        else { return nil }
         return value.isEmpty ? nil : value
     }
 
@@ -77,8 +88,12 @@ public struct ConfigurationSource: Sendable {
         case .string(let text)?:
             let trimmed = text.trimmingWhitespace()
             let digits = trimmed.hasPrefix("-") ? trimmed.dropFirst() : Substring(trimmed)
-            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(trimmed)
-            else { throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected)) }
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let value = Int(trimmed)
+            else {
+                throw ConfigurationError(
+                    variable: key.environmentName, problem: .invalid(expected: expected))
+            }
             return value
         default: return nil
         }
@@ -91,7 +106,8 @@ public struct ConfigurationSource: Sendable {
         case .double(let value)?: return value
         case .string(let text)?:
             guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
-                throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
+                throw ConfigurationError(
+                    variable: key.environmentName, problem: .invalid(expected: expected))
             }
             return value
         default: return nil
@@ -106,7 +122,9 @@ public struct ConfigurationSource: Sendable {
         do {
             return try content(key, type: type, expected: expected)
         } catch {
-            guard let text = try? content(key, type: .string, expected: expected) else { throw error }
+            guard let text = try? content(key, type: .string, expected: expected) else {
+                throw error
+            }
             return text
         }
     }
@@ -116,9 +134,12 @@ public struct ConfigurationSource: Sendable {
     /// Items are trimmed; empty items are dropped.
     public func list(_ key: ConfigurationKey) throws(ConfigurationError) -> [String]? {
         let values: [String]
-        switch try contentAllowingString(key, type: .stringArray, expected: "a comma-separated list") {
+        switch try contentAllowingString(
+            key, type: .stringArray, expected: "a comma-separated list")
+        {
         case .stringArray(let array)?: values = array
-        case .string(let text)?: values = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        case .string(let text)?:
+            values = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         default: return nil
         }
         let items = values.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }

@@ -24,14 +24,18 @@ struct ProviderSettings {
         keys(field).last ?? .provider(name, field)
     }
 
-    private func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (String, ConfigurationKey)? {
+    private func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
+        String, ConfigurationKey
+    )? {
         for key in keys(field) {
             if let value = try source.string(key) { return (value, key) }
         }
         return nil
     }
 
-    private func list(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> ([String], ConfigurationKey)? {
+    private func list(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
+        [String], ConfigurationKey
+    )? {
         for key in keys(field) {
             if let value = try source.list(key) { return (value, key) }
         }
@@ -52,7 +56,9 @@ struct ProviderSettings {
 
         let tokenURL: UpstreamURL
         if let (text, key) = try string(.tokenURL) {
-            guard let url = try? UpstreamURL(text) else { throw invalid(key, "an http:// or https:// URL") }
+            guard let url = try? UpstreamURL(text) else {
+                throw invalid(key, "an http:// or https:// URL")
+            }
             tokenURL = url
         } else if let presetURL = preset.tokenURL, let url = try? UpstreamURL(presetURL) {
             tokenURL = url
@@ -65,7 +71,8 @@ struct ProviderSettings {
         let authMethod: ClientAuthMethod
         let authKey = ConfigurationKey.provider(name, .auth)
         if try source.string(authKey) != nil {
-            authMethod = try ServiceConfiguration.choice(authKey, source, default: .clientSecretBasic)
+            authMethod = try ServiceConfiguration.choice(
+                authKey, source, default: .clientSecretBasic)
         } else if let presetMethod = preset.authMethod {
             authMethod = presetMethod
         } else if sandbox {
@@ -98,7 +105,9 @@ struct ProviderSettings {
 
         let redirectURI: String
         if let (value, key) = try string(.redirectURI) {
-            guard SettingSyntax.isRedirectURI(value) else { throw invalid(key, "an absolute URI without a fragment") }
+            guard SettingSyntax.isRedirectURI(value) else {
+                throw invalid(key, "an absolute URI without a fragment")
+            }
             redirectURI = value
         } else if sandbox {
             redirectURI = ConfigurationDefaults.sandboxRedirectURI
@@ -115,7 +124,8 @@ struct ProviderSettings {
         }
 
         return Provider(
-            name: name, preset: preset, tokenURL: tokenURL, clientID: clientID, clientSecret: clientSecret,
+            name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
+            clientSecret: clientSecret,
             authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed)
     }
 }

@@ -1,7 +1,9 @@
 /// A value that must never be printed: client secrets and key ring text. Its description
 /// is a fixed placeholder, so string interpolation, `print` and `dump`-style logging of a
 /// configuration cannot leak it.
-public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The secret itself, for the one place that must send or use it.
     public let revealed: String
 

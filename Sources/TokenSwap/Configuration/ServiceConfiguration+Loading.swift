@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Sealing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ServiceConfiguration {
     /// Reads the JSON file (if any) and the environment (which wins), and validates every
@@ -30,7 +31,8 @@ extension ServiceConfiguration {
         if let adminPort, adminPort != 0, adminPort == port {
             throw ConfigurationError(
                 variable: ConfigurationKey.adminPort.environmentName,
-                problem: .invalid(expected: "a port other than \(ConfigurationKey.port.environmentName)"))
+                problem: .invalid(
+                    expected: "a port other than \(ConfigurationKey.port.environmentName)"))
         }
 
         let (providers, defaultProvider) = try Self.providers(source, sandbox: sandbox)
@@ -43,7 +45,8 @@ extension ServiceConfiguration {
                 // KeyRingError texts never contain key material (see KeyRingError).
                 throw ConfigurationError(
                     variable: ConfigurationKey.encryptionKeys.environmentName,
-                    problem: .invalid(expected: "kid:key[,kid:key...] with 32-byte base64url keys (\(error))"))
+                    problem: .invalid(
+                        expected: "kid:key[,kid:key...] with 32-byte base64url keys (\(error))"))
             }
         } else if sandbox {
             do {
@@ -51,27 +54,35 @@ extension ServiceConfiguration {
             } catch {
                 throw ConfigurationError(
                     variable: ConfigurationKey.encryptionKeys.environmentName,
-                    problem: .invalid(expected: "a key ring; generating an ephemeral one failed (\(error))"))
+                    problem: .invalid(
+                        expected: "a key ring; generating an ephemeral one failed (\(error))"))
             }
         } else {
-            throw ConfigurationError(variable: ConfigurationKey.encryptionKeys.environmentName, problem: .missing)
+            throw ConfigurationError(
+                variable: ConfigurationKey.encryptionKeys.environmentName, problem: .missing)
         }
 
         let caFile = try source.string(.caFile)
         if let caFile, access(caFile, R_OK) != 0 {
             throw ConfigurationError(
-                variable: ConfigurationKey.caFile.environmentName, problem: .invalid(expected: "a readable PEM file"))
+                variable: ConfigurationKey.caFile.environmentName,
+                problem: .invalid(expected: "a readable PEM file"))
         }
 
         let logLevel = try Self.choice(.logLevel, source, default: ConfigurationDefaults.logLevel)
-        let logFormat = try Self.choice(.logFormat, source, default: ConfigurationDefaults.logFormat)
+        let logFormat = try Self.choice(
+            .logFormat, source, default: ConfigurationDefaults.logFormat)
 
-        let timeout = try source.double(.upstreamTimeoutSeconds) ?? ConfigurationDefaults.upstreamTimeoutSeconds
+        let timeout =
+            try source.double(.upstreamTimeoutSeconds)
+            ?? ConfigurationDefaults.upstreamTimeoutSeconds
         guard timeout > 0, timeout <= ConfigurationDefaults.maxUpstreamTimeoutSeconds else {
             throw ConfigurationError(
                 variable: ConfigurationKey.upstreamTimeoutSeconds.environmentName,
                 problem: .invalid(
-                    expected: "seconds greater than 0 and at most \(Int(ConfigurationDefaults.maxUpstreamTimeoutSeconds))"))
+                    expected:
+                        "seconds greater than 0 and at most \(Int(ConfigurationDefaults.maxUpstreamTimeoutSeconds))"
+                ))
         }
 
         let rate = try source.double(.rateLimit) ?? ConfigurationDefaults.rateLimitPerSecond
@@ -107,17 +118,23 @@ extension ServiceConfiguration {
         }
 
         self.init(
-            host: host, port: port, providers: providers, defaultProvider: defaultProvider, keyRing: keyRing,
-            caFile: caFile, logLevel: logLevel, logFormat: logFormat, upstreamTimeoutSeconds: timeout,
-            adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst, trustedProxies: trustedProxies,
+            host: host, port: port, providers: providers, defaultProvider: defaultProvider,
+            keyRing: keyRing,
+            caFile: caFile, logLevel: logLevel, logFormat: logFormat,
+            upstreamTimeoutSeconds: timeout,
+            adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
+            trustedProxies: trustedProxies,
             corsOrigins: corsOrigins, sandbox: sandbox)
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).
-    private static func port(_ key: ConfigurationKey, _ source: ConfigurationSource) throws(ConfigurationError) -> Int? {
+    private static func port(_ key: ConfigurationKey, _ source: ConfigurationSource)
+        throws(ConfigurationError) -> Int?
+    {
         guard let value = try source.int(key) else { return nil }
         guard (0...65535).contains(value) else {
-            throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: "a port, 0 to 65535"))
+            throw ConfigurationError(
+                variable: key.environmentName, problem: .invalid(expected: "a port, 0 to 65535"))
         }
         return value
     }
@@ -129,7 +146,8 @@ extension ServiceConfiguration {
         guard let value = Choice(rawValue: text) else {
             let names = Choice.allCases.map(\.rawValue)
             let expected = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-            throw ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
+            throw ConfigurationError(
+                variable: key.environmentName, problem: .invalid(expected: expected))
         }
         return value
     }

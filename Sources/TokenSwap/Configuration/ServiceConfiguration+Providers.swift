@@ -10,11 +10,13 @@ extension ServiceConfiguration {
         guard !names.isEmpty, names.allSatisfy(Provider.isValidName) else {
             throw ConfigurationError(
                 variable: listKey.environmentName,
-                problem: .invalid(expected: "comma-separated provider names matching [a-z0-9-]{1,32}"))
+                problem: .invalid(
+                    expected: "comma-separated provider names matching [a-z0-9-]{1,32}"))
         }
         guard Set(names).count == names.count else {
             throw ConfigurationError(
-                variable: listKey.environmentName, problem: .invalid(expected: "each provider name once"))
+                variable: listKey.environmentName,
+                problem: .invalid(expected: "each provider name once"))
         }
         let defaultName = try source.string(.defaultProvider) ?? names[0]
         guard names.contains(defaultName) else {
@@ -24,12 +26,14 @@ extension ServiceConfiguration {
         }
         var providers: [Provider] = []
         for name in names {
-            let settings = ProviderSettings(name: name, isDefault: name == defaultName, source: source)
+            let settings = ProviderSettings(
+                name: name, isDefault: name == defaultName, source: source)
             providers.append(try settings.provider(sandbox: sandbox))
         }
         // The name was checked to be in the list, and the list produced one provider each.
         guard let defaultProvider = providers.first(where: { $0.name == defaultName }) else {
-            throw ConfigurationError(variable: ConfigurationKey.defaultProvider.environmentName, problem: .missing)
+            throw ConfigurationError(
+                variable: ConfigurationKey.defaultProvider.environmentName, problem: .missing)
         }
         return (providers, defaultProvider)
     }

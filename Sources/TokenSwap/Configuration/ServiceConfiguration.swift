@@ -31,7 +31,8 @@ public struct ServiceConfiguration: Sendable {
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
-        caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat, upstreamTimeoutSeconds: Double,
+        caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
+        upstreamTimeoutSeconds: Double,
         adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
         corsOrigins: [String], sandbox: Bool
     ) {

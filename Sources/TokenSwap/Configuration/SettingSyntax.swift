@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Syntax checks for settings whose values are not simple numbers or names.
@@ -13,7 +13,9 @@ enum SettingSyntax {
         guard let colon = text.firstIndex(of: ":") else { return false }
         let scheme = text[..<colon].utf8
         guard let first = scheme.first, isAlpha(first),
-            scheme.allSatisfy({ isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            scheme.allSatisfy({
+                isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+            })
         else { return false }
         let rest = text[text.index(after: colon)...]
         return !rest.isEmpty && !text.contains("#")
@@ -51,12 +53,16 @@ enum SettingSyntax {
         }
         guard parts.count == 2 else { return true }
         let prefix = parts[1]
-        guard (1...3).contains(prefix.count), prefix.utf8.allSatisfy(isDigit), let bits = Int(prefix) else {
+        guard (1...3).contains(prefix.count), prefix.utf8.allSatisfy(isDigit),
+            let bits = Int(prefix)
+        else {
             return false
         }
         return bits <= maxPrefix
     }
 
-    private static func isAlpha(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 }

@@ -23,7 +23,8 @@ extension TokenEndpointError {
         case .unknownProvider: "not_found"
         case .unopenableToken: "invalid_grant"
         case .providerRejected: "provider_rejected"
-        case .providerThrottled(_, let body): body == nil ? "temporarily_unavailable" : "provider_throttled"
+        case .providerThrottled(_, let body):
+            body == nil ? "temporarily_unavailable" : "provider_throttled"
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
@@ -36,7 +37,8 @@ extension TokenEndpointError {
     var errorDescription: String {
         switch self {
         case .invalidRequest(let detail): detail
-        case .unsupportedMediaType: "Content-Type must be application/x-www-form-urlencoded or application/json"
+        case .unsupportedMediaType:
+            "Content-Type must be application/x-www-form-urlencoded or application/json"
         case .unknownProvider: "no such provider"
         case .unopenableToken: "refresh token is invalid, expired or was issued for another client"
         case .providerRejected: "the provider rejected the request"
@@ -70,6 +72,8 @@ extension TokenEndpointError {
     }
 
     static func body(code: String, description: String) -> [UInt8] {
-        JSONValue.object([.init("error", .string(code)), .init("error_description", .string(description))]).serialized
+        JSONValue.object([
+            .init("error", .string(code)), .init("error_description", .string(description)),
+        ]).serialized
     }
 }

@@ -9,8 +9,10 @@ extension TokenEndpointError {
         case .unreachable: self = .upstreamUnreachable(reason: clientError.description)
         case .tls: self = .upstreamUnreachable(reason: clientError.description)
         case .timeout: self = .upstreamTimeout
-        case .invalidURL, .invalidRequest, .protocolError, .responseTooLarge: self = .upstreamError(reason: clientError.description)
-        case .poolExhausted, .shutdown: self = .temporarilyUnavailable(reason: clientError.description)
+        case .invalidURL, .invalidRequest, .protocolError, .responseTooLarge:
+            self = .upstreamError(reason: clientError.description)
+        case .poolExhausted, .shutdown:
+            self = .temporarilyUnavailable(reason: clientError.description)
         }
     }
 }

@@ -7,7 +7,10 @@ public struct TokenRoute: Sendable {
     public let path: String
     public let handler: @Sendable (HTTPRequest) async -> HTTPResponse
 
-    public init(method: HTTPMethod, path: String, handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
+    public init(
+        method: HTTPMethod, path: String,
+        handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) {
         self.method = method
         self.path = path
         self.handler = handler

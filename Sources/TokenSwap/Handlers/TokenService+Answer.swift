@@ -19,11 +19,14 @@ extension TokenService {
             outcome = error.errorCode
         }
         let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds =
+            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds)
+            / 1e15
         logger.info(
             "token request",
             metadata: [
-                "method": "\(request.method)", "path": "\(request.path)", "provider": "\(provider.name)",
+                "method": "\(request.method)", "path": "\(request.path)",
+                "provider": "\(provider.name)",
                 "grant": "\(grant)", "status": "\(response.status.code)", "outcome": "\(outcome)",
                 "duration_ms": "\(Int(milliseconds.rounded()))",
             ])

@@ -3,7 +3,9 @@ import Logging
 extension TokenService {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    public init(configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger) {
+    public init(
+        configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger
+    ) {
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger)

@@ -8,9 +8,12 @@ extension TokenService {
     /// client's own (resealed under the active key if an older key opened it, so old
     /// keys drain away; otherwise byte-for-byte what the client sent).
     public func refresh(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "refresh_token") { () async throws(TokenEndpointError) in
+        await answer(request, provider: provider, grant: "refresh_token") {
+            () async throws(TokenEndpointError) in
             let fields = try TokenRequestFields.decode(request)
-            guard let sealed = fields["refresh_token"] else { throw .invalidRequest("refresh_token is missing") }
+            guard let sealed = fields["refresh_token"] else {
+                throw .invalidRequest("refresh_token is missing")
+            }
             let opened = try open(sealed, for: provider)
             guard let raw = opened.plaintextString else { throw .unopenableToken }
             let tokens = try await exchange(.refreshToken(raw), with: provider)

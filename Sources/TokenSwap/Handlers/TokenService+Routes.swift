@@ -8,7 +8,8 @@ extension TokenService {
             let service = self
             routes.append(
                 TokenRoute(method: .post, path: path) { request in
-                    swap ? await service.swap(request, provider: provider)
+                    swap
+                        ? await service.swap(request, provider: provider)
                         : await service.refresh(request, provider: provider)
                 })
         }

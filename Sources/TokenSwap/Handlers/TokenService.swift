@@ -11,7 +11,10 @@ public struct TokenService: Sendable {
     public let upstreamTimeoutSeconds: Double
     public let logger: Logger
 
-    public init(keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double, logger: Logger) {
+    public init(
+        keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
+        logger: Logger
+    ) {
         self.keyRing = keyRing
         self.transport = transport
         self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
@@ -25,10 +28,13 @@ public struct TokenService: Sendable {
     }
 
     /// Sends `grant` to the provider and interprets the answer.
-    func exchange(_ grant: TokenGrant, with provider: Provider) async throws(TokenEndpointError) -> ProviderTokenResponse {
+    func exchange(_ grant: TokenGrant, with provider: Provider) async throws(TokenEndpointError)
+        -> ProviderTokenResponse
+    {
         let answer: HTTPResponse
         do {
-            answer = try await transport.send(provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds)
+            answer = try await transport.send(
+                provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds)
         } catch {
             throw TokenEndpointError(error)
         }
@@ -58,6 +64,8 @@ public struct TokenService: Sendable {
                 members.append(member)
             }
         }
-        return HTTPResponse(status: .ok, headers: TokenResponseHeaders.base, body: JSONValue.object(members).serialized)
+        return HTTPResponse(
+            status: .ok, headers: TokenResponseHeaders.base,
+            body: JSONValue.object(members).serialized)
     }
 }

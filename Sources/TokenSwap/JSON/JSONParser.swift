@@ -36,7 +36,9 @@ public struct JSONParser {
         return bytes[index]
     }
 
-    private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONParseError)
+        -> JSONValue
+    {
         for byte in literal.utf8 {
             guard try peek() == byte else { throw .unexpectedByte(offset: index) }
             index += 1
@@ -115,7 +117,9 @@ public struct JSONParser {
             return index - from
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw .invalidNumber(offset: start) }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw .invalidNumber(offset: start)
+        }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -125,9 +129,13 @@ public struct JSONParser {
             index += 1
             guard digits() > 0 else { throw .invalidNumber(offset: start) }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < bytes.count,
+            bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
+        {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            if index < bytes.count,
+                bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+            {
                 index += 1
             }
             guard digits() > 0 else { throw .invalidNumber(offset: start) }
@@ -183,10 +191,13 @@ public struct JSONParser {
     }
 
     /// `\uXXXX`, with a high surrogate requiring its low partner (RFC 8259 §7).
-    private mutating func parseUnicodeEscape(stringStart: Int) throws(JSONParseError) -> Unicode.Scalar {
+    private mutating func parseUnicodeEscape(stringStart: Int) throws(JSONParseError)
+        -> Unicode.Scalar
+    {
         let first = try parseHex4(stringStart: stringStart)
         if (0xD800...0xDBFF).contains(first) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u")
             else { throw .invalidString(offset: stringStart) }
             index += 2
             let second = try parseHex4(stringStart: stringStart)

@@ -16,7 +16,8 @@ public struct Provider: Sendable, Hashable {
     public let allowedRedirectURIs: [String]
 
     public init(
-        name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String, clientSecret: Secret,
+        name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
+        clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = []
     ) {
         self.name = name
@@ -33,6 +34,8 @@ public struct Provider: Sendable, Hashable {
     public static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...32).contains(bytes.count) else { return false }
-        return bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        return bytes.allSatisfy {
+            (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D
+        }
     }
 }

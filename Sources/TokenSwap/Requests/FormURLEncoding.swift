@@ -9,18 +9,25 @@ public enum FormURLEncoding {
 
     /// Name/value pairs in order, duplicates kept. `+` is a space; empty pairs
     /// (`a=1&&b=2`) are skipped; a pair without `=` has an empty value.
-    public static func decode(_ body: some Collection<UInt8>) throws(DecodingError) -> [(name: String, value: String)] {
+    public static func decode(_ body: some Collection<UInt8>) throws(DecodingError) -> [(
+        name: String, value: String
+    )] {
         var pairs: [(name: String, value: String)] = []
-        for (pairIndex, pair) in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).enumerated() {
+        for (pairIndex, pair) in body.split(
+            separator: UInt8(ascii: "&"), omittingEmptySubsequences: true
+        ).enumerated() {
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
             let rawName = pair[..<(equals ?? pair.endIndex)]
             let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
-            pairs.append((try decodeComponent(rawName, pairIndex), try decodeComponent(rawValue, pairIndex)))
+            pairs.append(
+                (try decodeComponent(rawName, pairIndex), try decodeComponent(rawValue, pairIndex)))
         }
         return pairs
     }
 
-    private static func decodeComponent(_ raw: some Collection<UInt8>, _ pairIndex: Int) throws(DecodingError) -> String {
+    private static func decodeComponent(_ raw: some Collection<UInt8>, _ pairIndex: Int)
+        throws(DecodingError) -> String
+    {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         var iterator = raw.makeIterator()
@@ -29,7 +36,9 @@ public enum FormURLEncoding {
             case UInt8(ascii: "+"):
                 bytes.append(0x20)
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(hexValue),
+                    let low = iterator.next().flatMap(hexValue)
+                else {
                     throw .malformedPercentEscape(pairIndex: pairIndex)
                 }
                 bytes.append(high << 4 | low)
@@ -37,7 +46,9 @@ public enum FormURLEncoding {
                 bytes.append(byte)
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(pairIndex: pairIndex) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidUTF8(pairIndex: pairIndex)
+        }
         return text
     }
 
@@ -70,7 +81,8 @@ public enum FormURLEncoding {
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
                 out.append(byte)
             case 0x20:

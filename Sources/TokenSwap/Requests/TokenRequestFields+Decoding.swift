@@ -6,7 +6,9 @@ extension TokenRequestFields {
     /// case-insensitively and parameters (`; charset=UTF-8`) are allowed (RFC 9110 §8.3.1).
     /// No `Content-Type` with an empty body is an empty form, so a bare `POST` gets the
     /// more useful "code is missing" rather than 415.
-    public static func decode(_ request: HTTPRequest) throws(TokenEndpointError) -> TokenRequestFields {
+    public static func decode(_ request: HTTPRequest) throws(TokenEndpointError)
+        -> TokenRequestFields
+    {
         let mediaType = request.headers["Content-Type"].map(Self.mediaType)
         switch mediaType {
         case "application/x-www-form-urlencoded":
@@ -22,7 +24,9 @@ extension TokenRequestFields {
 
     /// `type/subtype` without parameters, lower-cased.
     static func mediaType(_ contentType: String) -> String {
-        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let essence =
+            contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            ?? ""
         return String(essence).trimmingWhitespace().lowercased()
     }
 

@@ -10,7 +10,9 @@ import HTTPCore
 /// does not read are ignored with the rest of the unknown fields.
 public struct TokenRequestFields: Sendable, Equatable {
     /// The fields the handlers read; the only ones checked for duplicates and types.
-    public static let knownNames: Set<String> = ["code", "code_verifier", "redirect_uri", "refresh_token"]
+    public static let knownNames: Set<String> = [
+        "code", "code_verifier", "redirect_uri", "refresh_token",
+    ]
 
     private let values: [String: String]
 

@@ -18,10 +18,15 @@ struct ExpiringGrantStore<Grant: Sendable>: Sendable {
 
     var count: Int { entries.count }
 
-    mutating func insert(_ grant: Grant, for key: String, expiresAt: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+    mutating func insert(
+        _ grant: Grant, for key: String, expiresAt: ContinuousClock.Instant,
+        now: ContinuousClock.Instant
+    ) {
         if entries[key] == nil, entries.count >= capacity {
             removeExpired(now: now)
-            if entries.count >= capacity, let oldest = entries.min(by: { $0.value.sequence < $1.value.sequence })?.key {
+            if entries.count >= capacity,
+                let oldest = entries.min(by: { $0.value.sequence < $1.value.sequence })?.key
+            {
                 entries[oldest] = nil
             }
         }

@@ -13,7 +13,9 @@ struct PKCEChallenge: Sendable, Equatable {
 
     /// nil when the challenge or method is not what RFC 7636 §4.2 allows.
     init?(challenge: String, method: String?) {
-        guard let parsed = Method(rawValue: method ?? Method.plain.rawValue), Self.isVerifierSyntax(challenge) else {
+        guard let parsed = Method(rawValue: method ?? Method.plain.rawValue),
+            Self.isVerifierSyntax(challenge)
+        else {
             return nil
         }
         self.challenge = challenge
@@ -24,8 +26,10 @@ struct PKCEChallenge: Sendable, Equatable {
     static func isVerifierSyntax(_ text: String) -> Bool {
         (43...128).contains(text.utf8.count)
             && text.utf8.allSatisfy { byte in
-                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || (0x30...0x39).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "_")
                     || byte == UInt8(ascii: "~")
             }
     }

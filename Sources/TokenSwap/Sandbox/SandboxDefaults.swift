@@ -9,6 +9,7 @@ public enum SandboxDefaults {
     public static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        return String(
+            (0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 }

@@ -9,7 +9,8 @@ extension SandboxProvider {
     public func authorize(_ request: HTTPRequest) -> HTTPResponse {
         var query: [String: String] = [:]
         do {
-            for (name, value) in try FormURLEncoding.decode((request.query ?? "").utf8) where query[name] == nil {
+            for (name, value) in try FormURLEncoding.decode((request.query ?? "").utf8)
+            where query[name] == nil {
                 query[name] = value
             }
         } catch {
@@ -21,18 +22,27 @@ extension SandboxProvider {
         }
         let redirectURI = query["redirect_uri"] ?? client.defaultRedirectURI
         guard client.redirectURIs.contains(redirectURI) else {
-            return Self.page(.badRequest, "redirect_uri is not registered for this client; allowed: "
-                + client.redirectURIs.joined(separator: ", "))
+            return Self.page(
+                .badRequest,
+                "redirect_uri is not registered for this client; allowed: "
+                    + client.redirectURIs.joined(separator: ", "))
         }
         let stateParameter = query["state"]
         if let responseType = query["response_type"], responseType != "code" {
-            return Self.redirect(redirectURI, [("error", "unsupported_response_type")], state: stateParameter)
+            return Self.redirect(
+                redirectURI, [("error", "unsupported_response_type")], state: stateParameter)
         }
         var challenge: PKCEChallenge?
         if let text = query["code_challenge"] {
-            guard let parsed = PKCEChallenge(challenge: text, method: query["code_challenge_method"]) else {
+            guard
+                let parsed = PKCEChallenge(challenge: text, method: query["code_challenge_method"])
+            else {
                 return Self.redirect(
-                    redirectURI, [("error", "invalid_request"), ("error_description", "invalid code_challenge")],
+                    redirectURI,
+                    [
+                        ("error", "invalid_request"),
+                        ("error_description", "invalid code_challenge"),
+                    ],
                     state: stateParameter)
             }
             challenge = parsed
@@ -43,19 +53,24 @@ extension SandboxProvider {
             scope: query["scope"] ?? "sandbox", issuedFamily: nil)
         let now = ContinuousClock.now
         state.withLock {
-            $0.codes.insert(grant, for: code, expiresAt: now + .seconds(limits.codeLifetimeSeconds), now: now)
+            $0.codes.insert(
+                grant, for: code, expiresAt: now + .seconds(limits.codeLifetimeSeconds), now: now)
         }
         return Self.redirect(redirectURI, [("code", code)], state: stateParameter)
     }
 
     /// `302` to `uri` with the parameters appended to its query, form-encoded.
-    static func redirect(_ uri: String, _ parameters: [(String, String)], state: String?) -> HTTPResponse {
+    static func redirect(_ uri: String, _ parameters: [(String, String)], state: String?)
+        -> HTTPResponse
+    {
         var pairs = parameters.map { (name: $0.0, value: $0.1) }
         if let state { pairs.append((name: "state", value: state)) }
         let separator = uri.contains("?") ? "&" : "?"
-        let location = uri + separator + String(decoding: FormURLEncoding.encode(pairs), as: UTF8.self)
+        let location =
+            uri + separator + String(decoding: FormURLEncoding.encode(pairs), as: UTF8.self)
         return HTTPResponse(
-            status: .found, headers: HTTPHeaders([("Location", location), ("Cache-Control", "no-store")]))
+            status: .found,
+            headers: HTTPHeaders([("Location", location), ("Cache-Control", "no-store")]))
     }
 
     /// A JSON error for problems that must not be redirected.

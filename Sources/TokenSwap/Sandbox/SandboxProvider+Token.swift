@@ -10,14 +10,19 @@ extension SandboxProvider {
 
     /// The token endpoint (RFC 6749 §3.2) for a request's headers and form body.
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        guard headers["Content-Type"].map(TokenRequestFields.mediaType) == "application/x-www-form-urlencoded" else {
+        guard
+            headers["Content-Type"].map(TokenRequestFields.mediaType)
+                == "application/x-www-form-urlencoded"
+        else {
             return .now(Self.oauthError(.badRequest, "invalid_request", "expected a form body"))
         }
         var fields: [String: String] = [:]
         do {
             for (name, value) in try FormURLEncoding.decode(body) {
                 guard fields.updateValue(value, forKey: name) == nil else {
-                    return .now(Self.oauthError(.badRequest, "invalid_request", "\(name) appears more than once"))
+                    return .now(
+                        Self.oauthError(
+                            .badRequest, "invalid_request", "\(name) appears more than once"))
                 }
             }
         } catch {
@@ -36,7 +41,8 @@ extension SandboxProvider {
         case nil:
             return .now(Self.oauthError(.badRequest, "invalid_request", "grant_type is missing"))
         default:
-            return .now(Self.oauthError(.badRequest, "unsupported_grant_type", "unsupported grant_type"))
+            return .now(
+                Self.oauthError(.badRequest, "unsupported_grant_type", "unsupported grant_type"))
         }
     }
 
@@ -54,10 +60,13 @@ extension SandboxProvider {
         var credentials: (id: String, secret: String)?
         if let authorization = headers["Authorization"] {
             guard fields["client_secret"] == nil, authorization.lowercased().hasPrefix("basic "),
-                let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
+                let decoded = Data(
+                    base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
                 let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
-                let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?.value,
-                let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...]).first?.value
+                let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
+                    .value,
+                let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...])
+                    .first?.value
             else { return .failure(invalidClient) }
             credentials = (id, secret)
         } else if let id = fields["client_id"], let secret = fields["client_secret"] {
@@ -90,34 +99,45 @@ extension SandboxProvider {
             return .now(tokenResponse(refreshToken: nil, scope: "sandbox", expiresInAsString: true))
         }
         let now = ContinuousClock.now
-        return .now(state.withLock { state -> HTTPResponse in
-            guard case .live(let grant) = state.codes.lookup(code, now: now) else {
-                return Self.oauthError(.badRequest, "invalid_grant", "authorization code is invalid or expired")
-            }
-            if let family = grant.issuedFamily {
-                // §4.1.2: a code used twice is denied, and what it issued is revoked.
-                state.refreshTokens.removeAll { $0.family == family }
-                state.codes.remove(code)
-                return Self.oauthError(.badRequest, "invalid_grant", "authorization code was already used")
-            }
-            guard grant.clientID == client.clientID else {
-                return Self.oauthError(.badRequest, "invalid_grant", "code was issued to another client")
-            }
-            if let expected = grant.redirectURI, fields["redirect_uri"] != expected {
-                return Self.oauthError(.badRequest, "invalid_grant", "redirect_uri does not match the authorize request")
-            }
-            if let challenge = grant.challenge, !challenge.isSatisfied(by: fields["code_verifier"]) {
-                return Self.oauthError(.badRequest, "invalid_grant", "code_verifier does not match the code_challenge")
-            }
-            state.nextFamily += 1
-            let family = state.nextFamily
-            state.codes.update(code) { $0.issuedFamily = family }
-            let refreshToken = Self.randomValue(prefix: "sbr-")
-            state.refreshTokens.insert(
-                RefreshGrant(clientID: client.clientID, scope: grant.scope, family: family), for: refreshToken,
-                expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-            return tokenResponse(refreshToken: refreshToken, scope: grant.scope)
-        })
+        return .now(
+            state.withLock { state -> HTTPResponse in
+                guard case .live(let grant) = state.codes.lookup(code, now: now) else {
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant", "authorization code is invalid or expired")
+                }
+                if let family = grant.issuedFamily {
+                    // §4.1.2: a code used twice is denied, and what it issued is revoked.
+                    state.refreshTokens.removeAll { $0.family == family }
+                    state.codes.remove(code)
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant", "authorization code was already used")
+                }
+                guard grant.clientID == client.clientID else {
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant", "code was issued to another client")
+                }
+                if let expected = grant.redirectURI, fields["redirect_uri"] != expected {
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant",
+                        "redirect_uri does not match the authorize request")
+                }
+                if let challenge = grant.challenge,
+                    !challenge.isSatisfied(by: fields["code_verifier"])
+                {
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant",
+                        "code_verifier does not match the code_challenge")
+                }
+                state.nextFamily += 1
+                let family = state.nextFamily
+                state.codes.update(code) { $0.issuedFamily = family }
+                let refreshToken = Self.randomValue(prefix: "sbr-")
+                state.refreshTokens.insert(
+                    RefreshGrant(clientID: client.clientID, scope: grant.scope, family: family),
+                    for: refreshToken,
+                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+                return tokenResponse(refreshToken: refreshToken, scope: grant.scope)
+            })
     }
 
     private func refresh(_ fields: [String: String], client: Client) -> TokenAnswer {
@@ -126,23 +146,29 @@ extension SandboxProvider {
         }
         if let magic = SandboxMagicValue(rawValue: token) { return failure(magic) }
         let now = ContinuousClock.now
-        return .now(state.withLock { state -> HTTPResponse in
-            let grant: RefreshGrant
-            switch state.refreshTokens.lookup(token, now: now) {
-            case .live(let live): grant = live
-            case .expired: return Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
-            case .absent: return Self.oauthError(.badRequest, "invalid_grant", "refresh token is invalid or revoked")
-            }
-            guard grant.clientID == client.clientID else {
-                return Self.oauthError(.badRequest, "invalid_grant", "refresh token was issued to another client")
-            }
-            // Every refresh rotates: the old token stops working at once.
-            state.refreshTokens.remove(token)
-            let rotated = Self.randomValue(prefix: "sbr-")
-            state.refreshTokens.insert(
-                grant, for: rotated, expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-            return tokenResponse(refreshToken: rotated, scope: grant.scope)
-        })
+        return .now(
+            state.withLock { state -> HTTPResponse in
+                let grant: RefreshGrant
+                switch state.refreshTokens.lookup(token, now: now) {
+                case .live(let live): grant = live
+                case .expired:
+                    return Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
+                case .absent:
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant", "refresh token is invalid or revoked")
+                }
+                guard grant.clientID == client.clientID else {
+                    return Self.oauthError(
+                        .badRequest, "invalid_grant", "refresh token was issued to another client")
+                }
+                // Every refresh rotates: the old token stops working at once.
+                state.refreshTokens.remove(token)
+                let rotated = Self.randomValue(prefix: "sbr-")
+                state.refreshTokens.insert(
+                    grant, for: rotated,
+                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+                return tokenResponse(refreshToken: rotated, scope: grant.scope)
+            })
     }
 
     private func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
@@ -153,21 +179,27 @@ extension SandboxProvider {
         case .expired:
             return .now(Self.oauthError(.badRequest, "invalid_grant", "sandbox: grant expired"))
         case .throttled:
-            return .now(Self.plain(.tooManyRequests, "sandbox: slow down", extraHeaders: retryAfter))
+            return .now(
+                Self.plain(.tooManyRequests, "sandbox: slow down", extraHeaders: retryAfter))
         case .throttledJSON:
             return .now(
                 Self.oauthError(
-                    .tooManyRequests, "temporarily_unavailable", "sandbox: slow down", extraHeaders: retryAfter))
+                    .tooManyRequests, "temporarily_unavailable", "sandbox: slow down",
+                    extraHeaders: retryAfter))
         case .serverError:
             return .now(Self.plain(.internalServerError, "sandbox: internal error"))
         case .slow:
             return .afterDeadline
         case .garbage:
-            return .now(Self.plain(.ok, "<html>sandbox: not a token response</html>", contentType: "text/html"))
+            return .now(
+                Self.plain(
+                    .ok, "<html>sandbox: not a token response</html>", contentType: "text/html"))
         }
     }
 
-    private func tokenResponse(refreshToken: String?, scope: String, expiresInAsString: Bool = false) -> HTTPResponse {
+    private func tokenResponse(
+        refreshToken: String?, scope: String, expiresInAsString: Bool = false
+    ) -> HTTPResponse {
         var members: [JSONValue.Member] = [
             .init("access_token", .string(Self.randomValue(prefix: "sba-"))),
             .init("token_type", .string("Bearer")),
@@ -175,22 +207,29 @@ extension SandboxProvider {
             .init(
                 "expires_in",
                 expiresInAsString
-                    ? .string(String(limits.accessTokenLifetimeSeconds)) : .number(String(limits.accessTokenLifetimeSeconds))),
+                    ? .string(String(limits.accessTokenLifetimeSeconds))
+                    : .number(String(limits.accessTokenLifetimeSeconds))),
         ]
         if let refreshToken { members.append(.init("refresh_token", .string(refreshToken))) }
-        return HTTPResponse(status: .ok, headers: TokenResponseHeaders.base, body: JSONValue.object(members).serialized)
+        return HTTPResponse(
+            status: .ok, headers: TokenResponseHeaders.base,
+            body: JSONValue.object(members).serialized)
     }
 
     static func oauthError(
-        _ status: HTTPStatus, _ code: String, _ description: String, extraHeaders: [(String, String)] = []
+        _ status: HTTPStatus, _ code: String, _ description: String,
+        extraHeaders: [(String, String)] = []
     ) -> HTTPResponse {
         var headers = TokenResponseHeaders.base
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        return HTTPResponse(status: status, headers: headers, body: TokenEndpointError.body(code: code, description: description))
+        return HTTPResponse(
+            status: status, headers: headers,
+            body: TokenEndpointError.body(code: code, description: description))
     }
 
     static func plain(
-        _ status: HTTPStatus, _ text: String, contentType: String = "text/plain", extraHeaders: [(String, String)] = []
+        _ status: HTTPStatus, _ text: String, contentType: String = "text/plain",
+        extraHeaders: [(String, String)] = []
     ) -> HTTPResponse {
         var headers = HTTPHeaders([("Content-Type", contentType)])
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }

@@ -4,7 +4,9 @@ import HTTPCore
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow
     /// answer waits out the caller's deadline and then fails as the real client would.
-    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError) -> HTTPResponse {
+    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
+        async throws(HTTPClientError) -> HTTPResponse
+    {
         switch answerToken(headers: request.headers, body: request.body) {
         case .now(let response):
             return response
@@ -21,15 +23,20 @@ extension SandboxProvider: UpstreamTransport {
             return response
         case .afterDeadline:
             try? await Task.sleep(for: .seconds(limits.slowAnswerSeconds))
-            return Self.oauthError(.serviceUnavailable, "temporarily_unavailable", "sandbox: answered too late")
+            return Self.oauthError(
+                .serviceUnavailable, "temporarily_unavailable", "sandbox: answered too late")
         }
     }
 
     /// `GET /sandbox/authorize` and `POST /sandbox/token`, as data for the Router.
     public var routes: [TokenRoute] {
         [
-            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in authorize(request) },
-            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in await token(request) },
+            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
+                authorize(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
+                await token(request)
+            },
         ]
     }
 }

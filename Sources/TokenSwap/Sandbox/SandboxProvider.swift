@@ -49,12 +49,15 @@ public final class SandboxProvider: Sendable {
     /// - Parameters:
     ///   - providers: the configured providers; their ids and secrets are the clients.
     ///   - defaultProvider: whose client `authorize` assumes when no `client_id` is given.
-    public init(providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits()) {
+    public init(
+        providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits()
+    ) {
         self.limits = limits
         self.clients = providers.map {
             Client(
                 clientID: $0.clientID, secret: Array($0.clientSecret.revealed.utf8),
-                redirectURIs: [$0.redirectURI] + $0.allowedRedirectURIs, defaultRedirectURI: $0.redirectURI)
+                redirectURIs: [$0.redirectURI] + $0.allowedRedirectURIs,
+                defaultRedirectURI: $0.redirectURI)
         }
         self.defaultClientID = defaultProvider.clientID
         self.state = Mutex(
@@ -71,6 +74,10 @@ public final class SandboxProvider: Sendable {
     static func randomValue(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        return prefix + String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        return prefix
+            + String(
+                (0..<32).map { _ in
+                    alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))]
+                })
     }
 }

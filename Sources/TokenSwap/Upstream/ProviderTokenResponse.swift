@@ -11,7 +11,9 @@ public struct ProviderTokenResponse: Sendable, Equatable {
 
     /// Interprets the provider's answer: a token response on 2xx, otherwise the
     /// `TokenEndpointError` for the error table.
-    public static func interpret(_ response: HTTPResponse) throws(TokenEndpointError) -> ProviderTokenResponse {
+    public static func interpret(_ response: HTTPResponse) throws(TokenEndpointError)
+        -> ProviderTokenResponse
+    {
         let code = response.status.code
         switch code {
         case 200..<300 where isOAuthError(response.body):
@@ -34,14 +36,16 @@ public struct ProviderTokenResponse: Sendable, Equatable {
 
     /// An RFC 6749 §5.2 error: a JSON object with a string `error`.
     static func isOAuthError(_ body: [UInt8]) -> Bool {
-        guard let parsed = try? JSONParser.parse(body), case .string(let error)? = parsed["error"] else { return false }
+        guard let parsed = try? JSONParser.parse(body), case .string(let error)? = parsed["error"]
+        else { return false }
         return !error.isEmpty
     }
 
     /// The provider's `Retry-After` if it is a well-formed delay or date: it is copied
     /// into our response, so nothing that could break a header line gets through.
     static func retryAfter(_ headers: HTTPHeaders) -> String? {
-        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty, value.utf8.count <= 64,
+        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty,
+            value.utf8.count <= 64,
             value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
         else { return nil }
         return value
@@ -80,12 +84,14 @@ public struct ProviderTokenResponse: Sendable, Equatable {
         default: return nil
         }
         let maxSeconds = 100 * 366 * 24 * 3600
-        if !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        if !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
             guard let seconds = Int(text), seconds <= maxSeconds else { return nil }
             return seconds
         }
         // Fraction or exponent: only the JSON number grammar, only when exactly integral.
-        guard case .number = value, let double = Double(text), double >= 0, double <= Double(maxSeconds),
+        guard case .number = value, let double = Double(text), double >= 0,
+            double <= Double(maxSeconds),
             let seconds = Int(exactly: double)
         else { return nil }
         return seconds

@@ -6,5 +6,6 @@ import HTTPCore
 public protocol UpstreamTransport: Sendable {
     /// Sends `request` and returns the provider's complete answer (any status), or throws
     /// what went wrong on the way; the whole exchange is bounded by `timeoutSeconds`.
-    func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError) -> HTTPResponse
+    func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError)
+        -> HTTPResponse
 }
