@@ -6,8 +6,9 @@ import HTTPCore
 ///
 /// A field the service reads that appears twice is refused as `invalid_request`:
 /// RFC 6749 §3.1 and §3.2 say parameters "MUST NOT be included more than once", and
-/// picking one of two different codes would be a guess. Duplicates of fields the service
-/// does not read are ignored with the rest of the unknown fields.
+/// picking one of two different codes would be a guess. In a form, duplicates of fields
+/// the service does not read are ignored with the rest of the unknown fields; a JSON body
+/// with any duplicate member is refused, because the strict JSON parser refuses them all.
 public struct TokenRequestFields: Sendable, Equatable {
     /// The fields the handlers read; the only ones checked for duplicates and types.
     public static let knownNames: Set<String> = [
