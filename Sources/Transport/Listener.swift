@@ -74,6 +74,10 @@ public final class Listener: @unchecked Sendable {
         self.openConnections = openConnections
         self.queue = DispatchQueue(label: "tokenswap.accept.\(local.port)")
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        // The listening fd is closed only after its source is cancelled (#833/#949).
+        // Until `stop()`, the source (and so this listener) stays alive by design.
+        source.setEventHandler { [self] in acceptBurstNow() }
+        source.setCancelHandler { [fd] in _ = Glibc.close(fd) }
     }
 
     /// Connections currently open (accepted and not yet closed).
@@ -84,9 +88,6 @@ public final class Listener: @unchecked Sendable {
         queue.async { [self] in
             guard !stopped, acceptHandler == nil else { return }
             acceptHandler = onAccept
-            source.setEventHandler { [self] in acceptBurstNow() }
-            // The listening fd is closed only after its source is cancelled (#833/#949).
-            source.setCancelHandler { [fd] in _ = Glibc.close(fd) }
             source.activate()
         }
     }

@@ -42,9 +42,9 @@ import Testing
     func refusedWholeThenANewConnectionIsServed(_ badCase: Case) async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(badCase.bytes)
-            try Self.expectRefusal(client, badCase)
-            try Self.expectServed(port)
+            try await client.send(badCase.bytes)
+            try await Self.expectRefusal(client, badCase)
+            try await Self.expectServed(port)
         }
     }
 
@@ -54,25 +54,25 @@ import Testing
             let client = try RawClient(port: port)
             // The server may answer (and shut its side) before the last byte; later sends
             // can then fail, which is fine: the response is what is checked.
-            try? client.trickle(badCase.bytes, pauseSeconds: 0.001)
-            try Self.expectRefusal(client, badCase)
-            try Self.expectServed(port)
+            try? await client.trickle(badCase.bytes, pauseSeconds: 0.001)
+            try await Self.expectRefusal(client, badCase)
+            try await Self.expectServed(port)
         }
     }
 
-    static func expectRefusal(_ client: RawClient, _ badCase: Case) throws {
-        let response = try client.readResponse()
+    static func expectRefusal(_ client: RawClient, _ badCase: Case) async throws {
+        let response = try await client.readResponse()
         #expect(response.statusCode == badCase.status, "\(badCase.rule)")
         #expect(response.header("Connection") == "close", "\(badCase.rule)")
         #expect(response.bodyText.hasPrefix(#"{"error":""#), "\(badCase.rule)")
         // A client done sending ends the server's lingering close at once.
         client.shutdownWrite()
-        #expect(try client.readsEOF(), "\(badCase.rule)")
+        #expect(try await client.readsEOF(), "\(badCase.rule)")
     }
 
-    static func expectServed(_ port: UInt16) throws {
+    static func expectServed(_ port: UInt16) async throws {
         let fresh = try RawClient(port: port)
-        try fresh.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try fresh.readResponse().bodyText == "hello")
+        try await fresh.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await fresh.readResponse().bodyText == "hello")
     }
 }

@@ -9,8 +9,8 @@ import Testing
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
             for _ in 0..<3 {
-                try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-                let response = try client.readResponse()
+                try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try await client.readResponse()
                 #expect(response.statusCode == 200)
                 #expect(response.bodyText == "hello")
                 #expect(response.header("Connection") == nil)
@@ -22,23 +22,23 @@ import Testing
     @Test func pipelinedResponsesKeepRequestOrderEvenWhenTheFirstIsSlow() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(
+            try await client.send(
                 "GET /sleep?300 HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
-            #expect(try client.readResponse().bodyText == "slept 300")
-            #expect(try client.readResponse().bodyText == "hello")
-            #expect(try client.readResponse().bodyText == "abc")
+            #expect(try await client.readResponse().bodyText == "slept 300")
+            #expect(try await client.readResponse().bodyText == "hello")
+            #expect(try await client.readResponse().bodyText == "abc")
         }
     }
 
     @Test func connectionCloseIsHonouredAfterTheResponse() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let response = try client.readResponse()
+            try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 200)
             #expect(response.header("Connection") == "close")
-            #expect(try client.readsEOF())
+            #expect(try await client.readsEOF())
         }
     }
 
@@ -52,16 +52,16 @@ import Testing
     {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(request)
-            let response = try client.readResponse()
+            try await client.send(request)
+            let response = try await client.readResponse()
             #expect(response.statusCode == 200)
             if persists {
                 #expect(response.header("Connection") == "keep-alive")
-                try client.send(request)
-                #expect(try client.readResponse().statusCode == 200)
+                try await client.send(request)
+                #expect(try await client.readResponse().statusCode == 200)
             } else {
                 #expect(response.header("Connection") == "close")
-                #expect(try client.readsEOF())
+                #expect(try await client.readsEOF())
             }
         }
     }
@@ -69,53 +69,53 @@ import Testing
     @Test func headAnswersWithGetHeadersAndNoBody() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            let head = try client.readResponse(headRequest: true)
+            try await client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await client.readResponse(headRequest: true)
             #expect(head.statusCode == 200)
             #expect(head.header("Content-Length") == "5")
             // The next response starts right after the head: no body bytes were sent.
-            #expect(try client.readResponse().bodyText == "hello")
+            #expect(try await client.readResponse().bodyText == "hello")
         }
     }
 
     @Test func chunkedAndContentLengthBodiesReachTheHandler() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(
+            try await client.send(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n")
-            let chunked = try client.readResponse()
+            let chunked = try await client.readResponse()
             #expect(chunked.bodyText == "abcde")
             #expect(chunked.header("X-Peer") == "127.0.0.1")
-            try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nfg")
-            #expect(try client.readResponse().bodyText == "fg")
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nfg")
+            #expect(try await client.readResponse().bodyText == "fg")
         }
     }
 
     @Test func aThrowingHandlerBecomesAGeneric500() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send("GET /throw HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse()
+            try await client.send("GET /throw HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 500)
             #expect(response.header("Content-Type") == "application/json")
             #expect(!response.bodyText.contains("Secret"))
             #expect(response.bodyText.contains(#""error":"server_error""#))
             // The connection survives a handler failure.
-            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().statusCode == 200)
+            try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().statusCode == 200)
         }
     }
 
     @Test func expectContinueGetsAnInterimResponseBeforeTheBody() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(
+            try await client.send(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
-            let interim = try client.readResponse()
+            let interim = try await client.readResponse()
             #expect(interim.statusCode == 100)
-            try client.send("body")
-            let final = try client.readResponse()
+            try await client.send("body")
+            let final = try await client.readResponse()
             #expect(final.statusCode == 200)
             #expect(final.bodyText == "body")
         }
@@ -124,10 +124,10 @@ import Testing
     @Test func expectContinueWithATooLargeBodyGetsTheFinalStatusInstead() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send(
+            try await client.send(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n"
                     + "Expect: 100-continue\r\n\r\n")
-            let response = try client.readResponse()
+            let response = try await client.readResponse()
             #expect(response.statusCode == 413)
             #expect(response.header("Connection") == "close")
         }
@@ -136,13 +136,13 @@ import Testing
     @Test func aSlowHandlerDoesNotStallOtherConnections() async throws {
         try await TestServer.with({ $0.loopCount = 1 }) { _, port in
             let slow = try RawClient(port: port)
-            try slow.send("GET /sleep?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await slow.send("GET /sleep?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
             let fast = try RawClient(port: port)
             let started = Date()
-            try fast.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try fast.readResponse().statusCode == 200)
+            try await fast.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await fast.readResponse().statusCode == 200)
             #expect(Date().timeIntervalSince(started) < 1.0)
-            #expect(try slow.readResponse().bodyText == "slept 1500")
+            #expect(try await slow.readResponse().bodyText == "slept 1500")
         }
     }
 
@@ -155,18 +155,18 @@ import Testing
         }
         try await TestServer.with(router: router) { _, port in
             let cut = try RawClient(port: port)
-            try cut.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            try await cut.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
             cut.shutdownWrite()
-            #expect(try cut.readsEOF())
+            #expect(try await cut.readsEOF())
             let cutChunked = try RawClient(port: port)
-            try cutChunked.send(
+            try await cutChunked.send(
                 "POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
             cutChunked.shutdownWrite()
-            #expect(try cutChunked.readsEOF())
+            #expect(try await cutChunked.readsEOF())
             // A complete request on a new connection is counted, so the counter works.
             let whole = try RawClient(port: port)
-            try whole.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nz")
-            #expect(try whole.readResponse().bodyText == "z")
+            try await whole.send("POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nz")
+            #expect(try await whole.readResponse().bodyText == "z")
         }
         #expect(calls.load(ordering: .relaxed) == 1)
     }
@@ -174,11 +174,11 @@ import Testing
     @Test func requestsPerConnectionAreCapped() async throws {
         try await TestServer.with({ $0.maxRequestsPerConnection = 2 }) { _, port in
             let client = try RawClient(port: port)
-            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().header("Connection") == nil)
-            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().header("Connection") == "close")
-            #expect(try client.readsEOF())
+            try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().header("Connection") == nil)
+            try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().header("Connection") == "close")
+            #expect(try await client.readsEOF())
         }
     }
 }

@@ -11,19 +11,19 @@ import Testing
         let port = try server.start(host: "127.0.0.1", port: 0).port
 
         let idle = try RawClient(port: port)
-        try idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try idle.readResponse().statusCode == 200)
+        try await idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle.readResponse().statusCode == 200)
 
         let busy = try RawClient(port: port)
-        try busy.send("GET /sleep?500 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await busy.send("GET /sleep?500 HTTP/1.1\r\nHost: x\r\n\r\n")
         try await Task.sleep(for: .milliseconds(100))
 
         let started = Date()
         await server.shutdown(drainDeadlineSeconds: 5)
         let took = Date().timeIntervalSince(started)
 
-        #expect(try idle.readsEOF())
-        let response = try busy.readResponse()
+        #expect(try await idle.readsEOF())
+        let response = try await busy.readResponse()
         #expect(response.bodyText == "slept 500")
         #expect(response.header("Connection") == "close")
         #expect(took >= 0.3 && took < 3)
@@ -35,12 +35,12 @@ import Testing
         let server = HTTPServer(router: TestServer.router())
         let port = try server.start(host: "127.0.0.1", port: 0).port
         let stuck = try RawClient(port: port)
-        try stuck.send("GET /sleep?5000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await stuck.send("GET /sleep?5000 HTTP/1.1\r\nHost: x\r\n\r\n")
         try await Task.sleep(for: .milliseconds(100))
         let started = Date()
         await server.shutdown(drainDeadlineSeconds: 0.3)
         #expect(Date().timeIntervalSince(started) < 2)
-        #expect(try stuck.readsEOF())
+        #expect(try await stuck.readsEOF())
     }
 
     @Test func aSecondListenerServesItsOwnRouter() async throws {
@@ -50,9 +50,9 @@ import Testing
             let adminPort = try server.addListener(host: "127.0.0.1", port: 0, router: admin).port
             #expect(adminPort != port)
             let client = try RawClient(port: adminPort)
-            try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().bodyText == "admin")
-            #expect(try client.readResponse().statusCode == 404)
+            try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().bodyText == "admin")
+            #expect(try await client.readResponse().statusCode == 404)
         }
     }
 }

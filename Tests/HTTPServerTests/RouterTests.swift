@@ -64,12 +64,12 @@ import Testing
     @Test func unknownPathsOverTheWireGetTheJSON404AndKeepTheConnection() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try client.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse()
+            try await client.send("GET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 404)
             #expect(response.bodyText.contains(#""error":"not_found""#))
-            try client.send("BREW /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            let wrongMethod = try client.readResponse()
+            try await client.send("BREW /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let wrongMethod = try await client.readResponse()
             #expect(wrongMethod.statusCode == 405)
             #expect(wrongMethod.header("Allow") == "GET, HEAD")
         }

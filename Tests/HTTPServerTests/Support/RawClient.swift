@@ -6,13 +6,21 @@ import Foundation
 
 /// A deliberately plain blocking POSIX TCP client, so server tests see exactly the bytes
 /// on the wire (no HTTP library in between that would hide framing mistakes).
-final class RawClient {
+///
+/// Its blocking calls run on a thread of their own, never on the cooperative pool:
+/// the server's handlers run in Tasks there, and a test blocked in `recv` on one of its
+/// few threads would starve the very server it waits for.
+///
+/// `@unchecked Sendable` is sound: one test owns each client and awaits every call; the
+/// only overlap a test makes is one `trickle` beside reads, and sending touches nothing
+/// but the immutable `fd` while reading owns `pending`, so no state is shared unguarded.
+final class RawClient: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     /// A response as read off the wire.
-    struct Response {
+    struct Response: Sendable {
         var statusCode: Int
         var headers: [(String, String)]
         var body: [UInt8]
@@ -57,11 +65,23 @@ final class RawClient {
         Glibc.close(fd)
     }
 
-    func send(_ text: String) throws {
-        try send(Array(text.utf8))
+    func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    func send(_ bytes: [UInt8]) async throws {
+        try await offPool { try self.sendNow(bytes) }
+    }
+
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        // A thread of its own: Dispatch's global queues have about one thread per core
+        // here, and parallel tests blocking them would starve each other.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    private func sendNow(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes {
@@ -76,10 +96,12 @@ final class RawClient {
     }
 
     /// Sends one byte at a time with a pause between, like a slow or hostile client.
-    func trickle(_ text: String, pauseSeconds: Double) throws {
-        for byte in text.utf8 {
-            try send([byte])
-            Thread.sleep(forTimeInterval: pauseSeconds)
+    func trickle(_ text: String, pauseSeconds: Double) async throws {
+        try await offPool {
+            for byte in text.utf8 {
+                try self.sendNow([byte])
+                Thread.sleep(forTimeInterval: pauseSeconds)
+            }
         }
     }
 
@@ -108,7 +130,11 @@ final class RawClient {
 
     /// Reads one response framed by Content-Length (the server always sends it; a 1xx has
     /// no body). `headRequest`: the response to a HEAD has no body whatever the length.
-    func readResponse(headRequest: Bool = false) throws -> Response {
+    func readResponse(headRequest: Bool = false) async throws -> Response {
+        try await offPool { try self.readResponseNow(headRequest: headRequest) }
+    }
+
+    private func readResponseNow(headRequest: Bool) throws -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?
         while headEnd == nil {
@@ -144,16 +170,22 @@ final class RawClient {
 
     /// True when the server closes the connection (EOF or reset) before the timeout, with
     /// no further bytes; throws on timeout.
-    func readsEOF() throws -> Bool {
+    func readsEOF() async throws -> Bool {
+        try await offPool { try self.readsEOFNow() }
+    }
+
+    private func readsEOFNow() throws -> Bool {
         while true {
             if try !fill() { return pending.isEmpty }
         }
     }
 
     /// Everything until the server closes.
-    func readUntilClose() throws -> [UInt8] {
-        while try fill() {}
-        defer { pending = [] }
-        return pending
+    func readUntilClose() async throws -> [UInt8] {
+        try await offPool {
+            while try self.fill() {}
+            defer { self.pending = [] }
+            return self.pending
+        }
     }
 }
