@@ -67,6 +67,12 @@ import Testing
             var small: Int32 = 4096
             setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
             try await client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            // Accepting happens on the server's queue; wait until it counts the connection.
+            let sentAt = Date()
+            while server.connectionCount == 0, Date().timeIntervalSince(sentAt) < 2 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(server.connectionCount == 1)
             let started = Date()
             while server.connectionCount > 0, Date().timeIntervalSince(started) < 5 {
                 try await Task.sleep(for: .milliseconds(20))

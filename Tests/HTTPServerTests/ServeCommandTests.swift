@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `tokenswap serve` binary as a child process: it must print its address,
+/// serve /healthz, and on SIGTERM finish a request already in flight, then exit 0.
+///
+/// The binary is the one built next to this test bundle (`swift build --build-tests`
+/// builds it), or `TOKENSWAP_BINARY`.
+@Suite struct ServeCommandTests {
+    static func binary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["TOKENSWAP_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidate = bundle.appendingPathComponent("tokenswap")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw RawClient.Failure(
+                description: "no tokenswap binary at \(candidate.path); build it first")
+        }
+        return candidate
+    }
+
+    /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
+    /// from the one line it prints when listening.
+    static func launch() throws -> (Process, UInt16, Pipe) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line: [UInt8] = []
+        let handle = output.fileHandleForReading
+        while !line.contains(10) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(contentsOf: chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("tokenswap listening on 127.0.0.1:"),
+            let port = UInt16(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        else {
+            process.terminate()
+            throw RawClient.Failure(description: "unexpected first line: \(text)")
+        }
+        return (process, port, output)
+    }
+
+    static func exitStatus(of process: Process, withinSeconds seconds: Double) async throws -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    @Test func servesHealthzAndTheJSON404() async throws {
+        let (process, port, _) = try Self.launch()
+        defer { if process.isRunning { process.terminate() } }
+        let client = try RawClient(port: port)
+        try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /other HTTP/1.1\r\nHost: x\r\n\r\n")
+        let health = try await client.readResponse()
+        #expect(health.statusCode == 200)
+        #expect(health.bodyText == #"{"status":"ok"}"#)
+        #expect(health.header("Content-Type") == "application/json")
+        #expect(health.header("Date") != nil)
+        let missing = try await client.readResponse()
+        #expect(missing.statusCode == 404)
+        #expect(missing.bodyText.hasPrefix(#"{"error":"not_found","error_description":""#))
+        kill(process.processIdentifier, SIGINT)
+        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+    }
+
+    @Test func sigtermDrainsARequestInFlightThenExitsZero() async throws {
+        let (process, port, _) = try Self.launch()
+        defer { if process.isRunning { process.terminate() } }
+
+        let idle = try RawClient(port: port)
+        try await idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle.readResponse().statusCode == 200)
+
+        // In flight without a test-only route: the head is in, the body is not.
+        let inFlight = try RawClient(port: port)
+        try await inFlight.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nbod")
+        try await Task.sleep(for: .milliseconds(100))
+
+        kill(process.processIdentifier, SIGTERM)
+        // The idle keep-alive connection is closed at once; the process keeps running
+        // for the request it has not finished.
+        #expect(try await idle.readsEOF())
+        #expect(try await Self.exitStatus(of: process, withinSeconds: 0.3) == nil)
+
+        try await inFlight.send("y!!")
+        let response = try await inFlight.readResponse()
+        #expect(response.statusCode == 200)
+        #expect(response.header("Connection") == "close")
+        #expect(try await inFlight.readsEOF())
+        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+    }
+}
