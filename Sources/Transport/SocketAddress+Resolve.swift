@@ -1,3 +1,5 @@
+import CPosix
+
 #if canImport(Glibc)
     import Glibc
 #endif
