@@ -27,7 +27,7 @@ enum SandboxFixtures {
 
     /// The query parameters of the `Location` a 302 points to.
     static func redirectParameters(_ response: HTTPResponse) throws -> [String: String] {
-        let location = try require_(response.headers["Location"])
+        let location = try unwrap(response.headers["Location"])
         let query = location.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
         var parameters: [String: String] = [:]
         for (name, value) in try FormURLEncoding.decode(query.utf8) { parameters[name] = value }
@@ -37,7 +37,7 @@ enum SandboxFixtures {
     /// Mints a code through the authorize endpoint.
     static func code(_ sandbox: SandboxProvider, _ extra: String = "") throws -> String {
         let response = authorize(sandbox, "redirect_uri=myapp%3A%2F%2Fcallback&state=s" + extra)
-        return try require_(try redirectParameters(response)["code"])
+        return try unwrap(try redirectParameters(response)["code"])
     }
 
     /// A token request as the service would send it for `provider`.
@@ -53,12 +53,10 @@ enum SandboxFixtures {
 
     struct Missing: Error {}
 
-    /// `#require` for helpers outside a test body.
-    static func require_<T>(_ value: T?) throws -> T {
+    /// Like `#require`, for helpers called from test bodies (the macro records the issue
+    /// at the helper, not at the test).
+    static func unwrap<T>(_ value: T?) throws -> T {
         guard let value else { throw Missing() }
         return value
     }
 }
-
-/// Lets helpers read like test bodies.
-func require_<T>(_ value: T?) throws -> T { try SandboxFixtures.require_(value) }
