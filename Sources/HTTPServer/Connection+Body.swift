@@ -57,10 +57,14 @@ extension Connection {
 
     /// Hands the complete request to its handler, off the loop, and stops reading until
     /// the response is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
+    ///
+    /// The read source is suspended lazily: only when it fires while a request is in
+    /// progress (see `readable()`). Most clients send nothing until they have the answer,
+    /// so most requests skip a suspend/resume pair, which on Linux libdispatch costs a
+    /// queue wake-up each.
     func dispatch(_ head: RequestHead, body: [UInt8]) {
         phase = .handling
         clearDeadline()
-        channel.pauseReading()
         requestsServed += 1
         let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
         switch router.resolve(method: request.method, path: request.path) {

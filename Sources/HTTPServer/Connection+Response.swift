@@ -25,7 +25,6 @@ extension Connection {
         chunkedDecoder = nil
         chunkedBody = []
         head = nil
-        channel.pauseReading()
         let bytes = table.encode(error.response, method: .get, version: .http1_1, close: true)
         write(bytes, thenClose: true)
     }

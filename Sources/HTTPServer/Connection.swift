@@ -78,6 +78,12 @@ final class Connection: @unchecked Sendable {
     }
 
     private func readable() {
+        if phase == .handling || phase == .writing {
+            // Bytes (or EOF) arrived while a request is in progress: leave them in the
+            // kernel and stop the source until the response is written (`nextRequest`).
+            channel.pauseReading()
+            return
+        }
         switch channel.receive(into: &buffer) {
         case .received:
             if phase == .lingering {
