@@ -72,7 +72,7 @@ extension Connection {
             respond(error.response)
         case .handler(let handler):
             let loop = channel.loop
-            Task {
+            let work: @Sendable () async -> Void = { [self] in
                 let response: HTTPResponse
                 do {
                     response = try await handler(request)
@@ -80,6 +80,11 @@ extension Connection {
                     response = ServerError.handlerFailed.response
                 }
                 loop.execute { [self] in respond(response) }
+            }
+            if configuration.handlersRunOnLoop {
+                Task(executorPreference: loop, operation: work)
+            } else {
+                Task(operation: work)
             }
         }
     }

@@ -25,12 +25,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT.")
     var drainSeconds: Double = 10
 
+    /// `ServerConfiguration.handlersRunOnLoop`; hidden: a knob for scripts/bench.d/server.
+    @Flag(help: .hidden)
+    var handlersOnLoop = false
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = host ?? environment["TOKENSWAP_HOST"] ?? "0.0.0.0"
         let port = port ?? Self.port(from: environment["TOKENSWAP_PORT"])
 
-        let server = HTTPServer(configuration: ServerConfiguration(), router: Self.router())
+        var configuration = ServerConfiguration()
+        configuration.handlersRunOnLoop = handlersOnLoop
+        let server = HTTPServer(configuration: configuration, router: Self.router())
         // Signals are ignored first so their default action (terminate) never runs; the
         // Dispatch sources still see them and start the drain.
         let stop = ShutdownSignal(signals: [SIGTERM, SIGINT])

@@ -19,8 +19,9 @@ import Testing
         }
     }
 
-    @Test func pipelinedResponsesKeepRequestOrderEvenWhenTheFirstIsSlow() async throws {
-        try await TestServer.with { _, port in
+    @Test(arguments: [false, true])
+    func pipelinedResponsesKeepRequestOrderEvenWhenTheFirstIsSlow(onLoop: Bool) async throws {
+        try await TestServer.with({ $0.handlersRunOnLoop = onLoop }) { _, port in
             let client = try RawClient(port: port)
             try await client.send(
                 "GET /sleep?300 HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -133,8 +134,12 @@ import Testing
         }
     }
 
-    @Test func aSlowHandlerDoesNotStallOtherConnections() async throws {
-        try await TestServer.with({ $0.loopCount = 1 }) { _, port in
+    @Test(arguments: [false, true])
+    func aSlowHandlerDoesNotStallOtherConnections(onLoop: Bool) async throws {
+        try await TestServer.with({
+            $0.loopCount = 1
+            $0.handlersRunOnLoop = onLoop
+        }) { _, port in
             let slow = try RawClient(port: port)
             try await slow.send("GET /sleep?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
             let fast = try RawClient(port: port)
@@ -143,6 +148,20 @@ import Testing
             #expect(try await fast.readResponse().statusCode == 200)
             #expect(Date().timeIntervalSince(started) < 1.0)
             #expect(try await slow.readResponse().bodyText == "slept 1500")
+        }
+    }
+
+    @Test func aComputingHandlerDoesNotStallOtherConnectionsByDefault() async throws {
+        try await TestServer.with({ $0.loopCount = 1 }) { _, port in
+            let busy = try RawClient(port: port)
+            try await busy.send("GET /spin?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(100))
+            let other = try RawClient(port: port)
+            let started = Date()
+            try await other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await other.readResponse().statusCode == 200)
+            #expect(Date().timeIntervalSince(started) < 1.0)
+            #expect(try await busy.readResponse().bodyText == "spun")
         }
     }
 

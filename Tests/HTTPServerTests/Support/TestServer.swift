@@ -23,6 +23,13 @@ enum TestServer {
             try await Task.sleep(for: .milliseconds(millis))
             return HTTPResponse(status: .ok, body: Array("slept \(millis)".utf8))
         }
+        // Computes (never awaits) for the milliseconds in the query: a CPU-bound handler.
+        router.get("/spin") { request in
+            let until = ContinuousClock.now + .milliseconds(Int(request.query ?? "0") ?? 0)
+            var turns = 0
+            while ContinuousClock.now < until { turns &+= 1 }
+            return HTTPResponse(status: .ok, body: Array("spun".utf8))
+        }
         router.get("/throw") { _ in
             struct SecretFailure: Error {}
             throw SecretFailure()
