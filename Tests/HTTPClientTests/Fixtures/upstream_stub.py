@@ -21,6 +21,7 @@ Options:
   --close-after N      close each connection after N responses (without saying so)
 """
 import argparse
+import os
 import warnings
 import socket
 import ssl
@@ -134,6 +135,12 @@ def handle(raw, options, context):
             pass
 
 
+def exit_with_parent():
+    """The test process holds our stdin open; when it ends (even killed), so do we."""
+    sys.stdin.read()
+    os._exit(0)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
@@ -158,6 +165,7 @@ def main():
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("::1" if options.ipv6 else "127.0.0.1", 0))
     listener.listen(128)
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     print("PORT", listener.getsockname()[1], flush=True)
     while True:
         raw, _ = listener.accept()

@@ -1,0 +1,103 @@
+import HTTPCore
+import Testing
+
+@testable import HTTPClient
+
+/// TLS through the whole client against Python's `ssl` module (OpenSSL underneath, but
+/// not our code), with certificates made at test time.
+@Suite struct TLSEngineTests {
+    static func client(trustingTestCA: Bool = true) throws -> HTTPClient {
+        var configuration = HTTPClientConfiguration()
+        configuration.extraCAFilePath = trustingTestCA ? TestPKI.shared.caFile : nil
+        return try HTTPClient(configuration: configuration)
+    }
+
+    static func get(_ client: HTTPClient, host: String = "localhost", port: UInt16) async throws
+        -> HTTPResponse
+    {
+        let request = try HTTPClientRequest(method: .get, url: "https://\(host):\(port)/ok")
+        return try await client.send(request, timeoutSeconds: 5)
+    }
+
+    static func tlsFailure(_ certificate: String, _ extra: [String] = [], trustingTestCA: Bool = true)
+        async throws -> TLSFailure?
+    {
+        let stub = try UpstreamStub(tls: certificate, arguments: extra)
+        let client = try client(trustingTestCA: trustingTestCA)
+        defer { client.shutdown() }
+        do {
+            _ = try await get(client, port: stub.port)
+            return nil
+        } catch let error as HTTPClientError {
+            guard case .tls(let failure) = error else { throw error }
+            return failure
+        }
+    }
+
+    @Test func succeedsWithTrustedCertificate() async throws {
+        let stub = try UpstreamStub(tls: "good")
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let response = try await Self.get(client, port: stub.port)
+        #expect(response.status.code == 200)
+        #expect(response.body == Array("hello".utf8))
+    }
+
+    @Test func verifiesIPLiteralAgainstIPSubjectAltName() async throws {
+        let stub = try UpstreamStub(tls: "good")
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let response = try await Self.get(client, host: "127.0.0.1", port: stub.port)
+        #expect(response.status.code == 200)
+    }
+
+    @Test func refusesCertificateFromAnotherCA() async throws {
+        let failure = try await Self.tlsFailure("foreign")
+        guard case .certificateVerifyFailed(let reason) = failure else {
+            Issue.record("expected certificateVerifyFailed, got \(String(describing: failure))")
+            return
+        }
+        #expect(reason.contains("issuer"))
+    }
+
+    @Test func refusesTestCAWhenOnlyTheSystemStoreIsTrusted() async throws {
+        let failure = try await Self.tlsFailure("good", trustingTestCA: false)
+        guard case .certificateVerifyFailed = failure else {
+            Issue.record("expected certificateVerifyFailed, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    @Test func refusesCertificateForAnotherHost() async throws {
+        let failure = try await Self.tlsFailure("otherhost")
+        #expect(failure == .hostnameMismatch)
+    }
+
+    @Test func refusesExpiredCertificate() async throws {
+        let failure = try await Self.tlsFailure("expired")
+        guard case .certificateVerifyFailed(let reason) = failure else {
+            Issue.record("expected certificateVerifyFailed, got \(String(describing: failure))")
+            return
+        }
+        #expect(reason.contains("expired"))
+    }
+
+    @Test func refusesServerOfferingOnlyTLS11() async throws {
+        let failure = try await Self.tlsFailure("good", ["--tls-max", "1.1"])
+        guard case .protocolVersion = failure else {
+            Issue.record("expected protocolVersion, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    @Test func unreadableCAFileIsAConfigurationError() {
+        var configuration = HTTPClientConfiguration()
+        configuration.extraCAFilePath = "/nonexistent/ca.pem"
+        #expect {
+            _ = try HTTPClient(configuration: configuration)
+        } throws: { error in
+            guard case .tls(.configuration) = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
+}
