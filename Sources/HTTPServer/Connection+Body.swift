@@ -69,7 +69,9 @@ extension Connection {
         let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
         switch router.resolve(method: request.method, path: request.path) {
         case .error(let error):
-            respond(error.response)
+            // Through the queue, not inline: a buffer of pipelined requests to unknown
+            // paths would otherwise recurse (respond → send → next request → respond…).
+            channel.loop.execute { [self] in respond(error.response) }
         case .handler(let handler):
             let loop = channel.loop
             let work: @Sendable () async -> Void = { [self] in

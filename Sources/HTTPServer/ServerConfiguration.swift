@@ -39,9 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// false (default): each handler runs in a Task on Swift's global executor and its
     /// response hops back to the loop, so even a handler that computes for long never
     /// stalls the loop's other connections. true: the Task prefers the connection's loop
-    /// as its executor (`EventLoop: TaskExecutor`): no thread hop per request (about
-    /// 1.5x the throughput of `GET /healthz`, see BENCHMARKS.md), and awaiting I/O still
-    /// frees the loop, but a handler that computes for long holds up its loop.
+    /// as its executor (`EventLoop: TaskExecutor`): no thread hop per request (measured
+    /// against the default in BENCHMARKS.md), and awaiting I/O still frees the loop, but
+    /// a handler that computes for long holds up its loop's other connections.
     public var handlersRunOnLoop = false
 
     public init() {}

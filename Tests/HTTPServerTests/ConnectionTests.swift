@@ -32,6 +32,25 @@ import Testing
         }
     }
 
+    @Test func thousandsOfPipelinedRequestsAreAllAnsweredInOrder() async throws {
+        try await TestServer.with({ $0.maxRequestsPerConnection = 10_000 }) { _, port in
+            let client = try RawClient(port: port)
+            let count = 3000
+            // Unknown paths are answered without a handler Task: the quickest path, and
+            // the one that must not recurse once per buffered request.
+            let requests = (0..<count).map { i in
+                i % 2 == 0 ? "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n" : "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+            }.joined()
+            // Sent beside the reads: neither side may wait for the other's buffer to drain.
+            async let sent: Void = client.send(requests)
+            for i in 0..<count {
+                let response = try await client.readResponse()
+                #expect(response.statusCode == (i % 2 == 0 ? 404 : 200))
+            }
+            try await sent
+        }
+    }
+
     @Test func connectionCloseIsHonouredAfterTheResponse() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
