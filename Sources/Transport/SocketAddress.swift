@@ -70,7 +70,8 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
             inet_ntop(family, $0, &text, socklen_t(text.count)) != nil
         }
         guard ok else { return "?" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `host:port`, with brackets around IPv6 hosts (RFC 3986 §3.2.2).

@@ -10,7 +10,8 @@ import Testing
             let started = Date()
             // One byte every 50 ms would take 5 s for this head; each byte is activity,
             // so only an absolute deadline stops it at about 0.6 s.
-            let head = "GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: " + String(repeating: "s", count: 70)
+            let head =
+                "GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: " + String(repeating: "s", count: 70)
             // Sending runs beside reading; awaiting it at the end keeps the client (and
             // its fd) alive until the trickle stops, which it does once the server has
             // closed and a send fails.
@@ -65,7 +66,8 @@ import Testing
             let client = try RawClient(port: port)
             // Shrink our receive buffer so the 8 MiB response cannot fit in the kernel.
             var small: Int32 = 4096
-            setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(
+                client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
             try await client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
             // Accepting happens on the server's queue; wait until it counts the connection.
             let sentAt = Date()

@@ -7,8 +7,10 @@ import Testing
     static let manyFields = (0..<101).map { "X-F\($0): v\r\n" }.joined()
     static let longLine = "X-Big: " + String(repeating: "b", count: 9 * 1024) + "\r\n"
     /// Five 4 KB lines: each under the line limit, together over the 16 KiB block.
-    static let bigBlock = (0..<5).map { "X-B\($0): " + String(repeating: "b", count: 4000) + "\r\n" }
-        .joined()
+    static let bigBlock = (0..<5).map {
+        "X-B\($0): " + String(repeating: "b", count: 4000) + "\r\n"
+    }
+    .joined()
 
     struct Case: CustomTestStringConvertible, Sendable {
         var limit: String

@@ -39,7 +39,9 @@ import Testing
             // Unknown paths are answered without a handler Task: the quickest path, and
             // the one that must not recurse once per buffered request.
             let requests = (0..<count).map { i in
-                i % 2 == 0 ? "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n" : "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                i % 2 == 0
+                    ? "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
+                    : "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
             }.joined()
             // Sent beside the reads: neither side may wait for the other's buffer to drain.
             async let sent: Void = client.send(requests)
@@ -89,7 +91,8 @@ import Testing
     @Test func headAnswersWithGetHeadersAndNoBody() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
-            try await client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await client.send(
+                "HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try await client.readResponse(headRequest: true)
             #expect(head.statusCode == 200)
             #expect(head.header("Content-Length") == "5")
@@ -131,7 +134,8 @@ import Testing
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)
             try await client.send(
-                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n"
+            )
             let interim = try await client.readResponse()
             #expect(interim.statusCode == 100)
             try await client.send("body")

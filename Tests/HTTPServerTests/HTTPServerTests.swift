@@ -50,7 +50,8 @@ import Testing
             let adminPort = try server.addListener(host: "127.0.0.1", port: 0, router: admin).port
             #expect(adminPort != port)
             let client = try RawClient(port: adminPort)
-            try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await client.send(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse().bodyText == "admin")
             #expect(try await client.readResponse().statusCode == 404)
         }

@@ -31,7 +31,8 @@ import Testing
         Case(method: "HEAD", path: "/only-post", status: 405, allow: "POST"),
     ])
     func resolves(_ routeCase: Case) async {
-        let request = HTTPRequest(method: HTTPMethod(rawValue: routeCase.method), target: routeCase.path)
+        let request = HTTPRequest(
+            method: HTTPMethod(rawValue: routeCase.method), target: routeCase.path)
         let response = await Self.router().respond(to: request)
         #expect(response.status.code == routeCase.status)
         if let body = routeCase.body {
@@ -39,13 +40,15 @@ import Testing
         }
         #expect(response.headers["Allow"] == routeCase.allow)
         if routeCase.status == 404 {
-            let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+            let json =
+                try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
             #expect(json?["error"] == "not_found")
             #expect(json?["error_description"]?.isEmpty == false)
             #expect(response.headers["Content-Type"] == "application/json")
         }
         if routeCase.status == 405 {
-            let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+            let json =
+                try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
             #expect(json?["error"] == "method_not_allowed")
         }
     }

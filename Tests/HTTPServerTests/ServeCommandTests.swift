@@ -42,7 +42,9 @@ import Testing
         }
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("tokenswap listening on 127.0.0.1:"),
-            let port = UInt16(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+            let port = UInt16(
+                text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    ?? "")
         else {
             process.terminate()
             throw RawClient.Failure(description: "unexpected first line: \(text)")
@@ -50,7 +52,9 @@ import Testing
         return (process, port, output)
     }
 
-    static func exitStatus(of process: Process, withinSeconds seconds: Double) async throws -> Int32? {
+    static func exitStatus(of process: Process, withinSeconds seconds: Double) async throws
+        -> Int32?
+    {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
@@ -62,7 +66,8 @@ import Testing
         let (process, port, _) = try Self.launch()
         defer { if process.isRunning { process.terminate() } }
         let client = try RawClient(port: port)
-        try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /other HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await client.send(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /other HTTP/1.1\r\nHost: x\r\n\r\n")
         let health = try await client.readResponse()
         #expect(health.statusCode == 200)
         #expect(health.bodyText == #"{"status":"ok"}"#)

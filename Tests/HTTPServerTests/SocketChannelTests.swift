@@ -103,7 +103,8 @@ import Transport
         for _ in 0..<8 {
             do {
                 filled.append(
-                    try await SocketChannel.connect(to: target, on: group.next(), timeoutSeconds: 0.3))
+                    try await SocketChannel.connect(
+                        to: target, on: group.next(), timeoutSeconds: 0.3))
             } catch {
                 #expect(error == .connectTimedOut)
                 timedOut = true

@@ -44,7 +44,8 @@ final class RawClient: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // Each send leaves as its own segment, so "split at every byte" really splits.
         var noDelay: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(
+            fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -73,7 +74,8 @@ final class RawClient: @unchecked Sendable {
         try await offPool { try self.sendNow(bytes) }
     }
 
-    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
+    {
         // A thread of its own: Dispatch's global queues have about one thread per core
         // here, and parallel tests blocking them would starve each other.
         try await withCheckedThrowingContinuation { continuation in
@@ -159,7 +161,8 @@ final class RawClient: @unchecked Sendable {
             return (String(line[..<colon]), value)
         }
         var response = Response(statusCode: code, headers: headers, body: [])
-        let length = code < 200 || headRequest ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
+        let length =
+            code < 200 || headRequest ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
         while pending.count < length {
             if try !fill() { throw Failure(description: "EOF inside a response body") }
         }
