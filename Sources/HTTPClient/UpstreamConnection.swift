@@ -1,4 +1,8 @@
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import HTTPCore
 import Transport
 
@@ -152,6 +156,6 @@ final class UpstreamConnection: @unchecked Sendable {
     }
 
     static func errnoName(_ code: Int32) -> String {
-        TransportError.connectFailed(errno: code).description
+        String(cString: strerror(code))
     }
 }

@@ -22,7 +22,7 @@ import Testing
     static func tlsFailure(_ certificate: String, _ extra: [String] = [], trustingTestCA: Bool = true)
         async throws -> TLSFailure?
     {
-        let stub = try UpstreamStub(tls: certificate, arguments: extra)
+        let stub = try await UpstreamStub.start(tls: certificate, arguments: extra)
         let client = try client(trustingTestCA: trustingTestCA)
         defer { client.shutdown() }
         do {
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func succeedsWithTrustedCertificate() async throws {
-        let stub = try UpstreamStub(tls: "good")
+        let stub = try await UpstreamStub.start(tls: "good")
         let client = try Self.client()
         defer { client.shutdown() }
         let response = try await Self.get(client, port: stub.port)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func verifiesIPLiteralAgainstIPSubjectAltName() async throws {
-        let stub = try UpstreamStub(tls: "good")
+        let stub = try await UpstreamStub.start(tls: "good")
         let client = try Self.client()
         defer { client.shutdown() }
         let response = try await Self.get(client, host: "127.0.0.1", port: stub.port)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A running Fixtures/upstream_stub.py: a real HTTP/1.1 (and TLS) peer on an ephemeral
@@ -8,8 +9,21 @@ final class UpstreamStub: @unchecked Sendable {
     let port: UInt16
     private let process: Process
 
+    /// Starts a stub without blocking the cooperative pool: making the PKI and waiting
+    /// for Python to listen block, so they run on a Dispatch worker. (Blocking the two
+    /// cooperative threads of a 2-core machine would stall the client's continuations
+    /// and skew every timing in parallel tests.)
+    static func start(tls: String? = nil, arguments: [String] = []) async throws -> UpstreamStub {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = TestPKI.shared  // made here, once, so tests never build it on the pool
+                continuation.resume(with: Result { try UpstreamStub(tls: tls, arguments: arguments) })
+            }
+        }
+    }
+
     /// - Parameter tls: certificate name from `TestPKI` ("good", "expired", …), or nil.
-    init(tls: String? = nil, arguments extra: [String] = []) throws {
+    private init(tls: String? = nil, arguments extra: [String] = []) throws {
         var arguments = [Fixture.path("upstream_stub.py")]
         if let tls {
             let pki = TestPKI.shared

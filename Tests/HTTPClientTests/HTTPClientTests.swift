@@ -1,0 +1,95 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import HTTPClient
+
+@Suite struct HTTPClientTests {
+    @Test func postsBodyAndHeaders() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        let request = try HTTPClientRequest(
+            method: .post, url: "http://127.0.0.1:\(stub.port)/echo?x=1", headers: headers,
+            body: Array("grant_type=authorization_code".utf8))
+        let response = try await client.send(request, timeoutSeconds: 5)
+        #expect(response.status.code == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "POST /echo?x=1\ngrant_type=authorization_code")
+    }
+
+    @Test func reachesIPv6Loopback() async throws {
+        let stub = try await UpstreamStub.start(arguments: ["--ipv6"])
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let response = try await client.send(
+            HTTPClientRequest(method: .get, url: "http://[::1]:\(stub.port)/ok"), timeoutSeconds: 5)
+        #expect(response.body == Array("hello".utf8))
+    }
+
+    /// A slow server hits the exchange deadline, and the request is not sent twice: the
+    /// stub saw exactly the timed-out connection and the one asking for the count.
+    @Test func slowServerHitsTheDeadlineWithoutRetry() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let base = "http://127.0.0.1:\(stub.port)"
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .post, url: base + "/slow?ms=1500"), timeoutSeconds: 0.3)
+        }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        let count = try await client.send(HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+        #expect(String(decoding: count.body, as: UTF8.self) == "2")
+    }
+
+    @Test func closedPortIsUnreachable() async throws {
+        let port = try Self.closedPort()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        do {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5)
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .unreachable(let reason) = error else {
+                Issue.record("expected unreachable, got \(error)")
+                return
+            }
+            #expect(reason.contains("refused"))
+        }
+    }
+
+    @Test func refusesHeaderValueWithLineBreak() async throws {
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        var headers = HTTPHeaders()
+        headers.add(name: "X-Split", value: "a\r\nInjected: 1")
+        let request = try HTTPClientRequest(method: .get, url: "http://127.0.0.1:9/", headers: headers)
+        await #expect {
+            _ = try await client.send(request, timeoutSeconds: 1)
+        } throws: { error in
+            guard case .invalidRequest = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
+
+    /// A port nothing listens on: bind an ephemeral one, note it, close it.
+    static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
