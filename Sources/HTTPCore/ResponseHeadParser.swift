@@ -64,11 +64,16 @@ public struct ResponseHeadParser: Sendable {
     private mutating func parseStatusLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>)
         throws(HTTPParseError)
     {
+        var versionEnd = line.lowerBound
+        while versionEnd < line.upperBound, bytes[versionEnd] != HTTPGrammar.space {
+            versionEnd += 1
+        }
+        version = try HTTPVersion.parse(bytes, line.lowerBound..<versionEnd)
+        // The version took exactly 8 bytes; SP 3DIGIT SP must follow.
         let start = line.lowerBound
-        guard line.count >= 13 else { throw .invalidStatusLine }
-        version = try HTTPVersion.parse(bytes, start..<(start + 8))
-        guard bytes[start + 8] == HTTPGrammar.space, bytes[start + 12] == HTTPGrammar.space
-        else { throw .invalidStatusLine }
+        guard line.upperBound - start >= 13, bytes[start + 12] == HTTPGrammar.space else {
+            throw .invalidStatusLine
+        }
         var code = 0
         for index in (start + 9)..<(start + 12) {
             let byte = bytes[index]
