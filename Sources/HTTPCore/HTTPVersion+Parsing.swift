@@ -5,12 +5,13 @@ extension HTTPVersion {
     static func parse(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>)
         throws(HTTPParseError) -> HTTPVersion
     {
-        let prefix: [UInt8] = Array("HTTP/".utf8)
         guard range.count == 8 else { throw .invalidVersion }
         let start = range.lowerBound
-        for offset in 0..<5 where bytes[start + offset] != prefix[offset] {
-            throw .invalidVersion
-        }
+        // Case-sensitive: "HTTP" is not a token compared ignoring case here (§2.3).
+        guard bytes[start] == UInt8(ascii: "H"), bytes[start + 1] == UInt8(ascii: "T"),
+            bytes[start + 2] == UInt8(ascii: "T"), bytes[start + 3] == UInt8(ascii: "P"),
+            bytes[start + 4] == UInt8(ascii: "/")
+        else { throw .invalidVersion }
         let major = bytes[start + 5]
         let dot = bytes[start + 6]
         let minor = bytes[start + 7]
