@@ -144,5 +144,11 @@ private let responses: [ResponseCase] = [
         #expect(throws: HTTPParseError.headerTooLarge) {
             try parser.parse(Feeding.bytes(big), requestMethod: .get)
         }
+        parser.reset()
+        let longStatus = "HTTP/1.1 200 " + String(repeating: "K", count: 8200)
+        #expect(throws: HTTPParseError.statusLineTooLong) {
+            try parser.parse(Feeding.bytes(longStatus), requestMethod: .get)
+        }
+        #expect(HTTPParseError.statusLineTooLong.status.code == 502)
     }
 }
