@@ -34,7 +34,8 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         code: 500, reasonPhrase: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
     public static let badGateway = HTTPStatus(code: 502, reasonPhrase: "Bad Gateway")
-    public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
+    public static let serviceUnavailable = HTTPStatus(
+        code: 503, reasonPhrase: "Service Unavailable")
     public static let gatewayTimeout = HTTPStatus(code: 504, reasonPhrase: "Gateway Timeout")
     public static let httpVersionNotSupported = HTTPStatus(
         code: 505, reasonPhrase: "HTTP Version Not Supported")

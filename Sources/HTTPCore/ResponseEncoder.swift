@@ -57,8 +57,7 @@ public struct ResponseEncoder: Sendable {
         }
         var dropped = 0
         for field in response.headers {
-            if FieldCheck.isFramingField(field.name) || HTTPHeaders.namesMatch(field.name, "Date")
-            {
+            if FieldCheck.isFramingField(field.name) || HTTPHeaders.namesMatch(field.name, "Date") {
                 continue
             }
             guard FieldCheck.isValidName(field.name), FieldCheck.isValidValue(field.value) else {

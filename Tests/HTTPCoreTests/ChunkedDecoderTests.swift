@@ -31,7 +31,10 @@ struct ChunkedOutcome: Hashable {
     }
 
     static func allFeedings(_ input: [UInt8], limits: HTTPLimits) -> Set<ChunkedOutcome> {
-        Set(Feeding.schedules(count: input.count).map { decode(input, schedule: $0, limits: limits) })
+        Set(
+            Feeding.schedules(count: input.count).map {
+                decode(input, schedule: $0, limits: limits)
+            })
     }
 }
 
@@ -56,7 +59,8 @@ private let goodBodies: [ChunkedCase] = [
     // Stops after the final CRLF: what follows belongs to the next message.
     ChunkedCase(input: "0\r\n\r\nGET / HTTP/1.1\r\n", body: "", consumed: 5),
     // The decoded total may reach the limit exactly.
-    ChunkedCase(input: "64\r\n" + String(repeating: "z", count: 100) + "\r\n0\r\n\r\n",
+    ChunkedCase(
+        input: "64\r\n" + String(repeating: "z", count: 100) + "\r\n0\r\n\r\n",
         body: String(repeating: "z", count: 100)),
 ]
 
@@ -86,7 +90,8 @@ private let badBodies: [ChunkedCase] = [
     ChunkedCase(input: "5;a=\r\nhello\r\n", error: .invalidChunkExtension),
     ChunkedCase(input: "5;a=\"x\r\nhello\r\n", error: .invalidChunkExtension),
     ChunkedCase(input: "5;a=b\u{0}\r\nhello\r\n", error: .invalidChunkExtension),
-    ChunkedCase(input: "5;" + String(repeating: "a", count: 40) + "\r\n", error: .chunkExtensionTooLong),
+    ChunkedCase(
+        input: "5;" + String(repeating: "a", count: 40) + "\r\n", error: .chunkExtensionTooLong),
     // size limit on the decoded total (RFC 9110 §15.5.14)
     ChunkedCase(input: "65\r\n", error: .contentTooLarge),
     ChunkedCase(
@@ -97,7 +102,8 @@ private let badBodies: [ChunkedCase] = [
     ChunkedCase(input: "0\r\nX: a\u{0}\r\n\r\n", error: .invalidFieldValue),
     ChunkedCase(input: "0\r\nX\r\n\r\n", error: .invalidFieldName),
     ChunkedCase(
-        input: "0\r\nX: " + String(repeating: "v", count: 40) + "\r\n\r\n", error: .trailersTooLarge),
+        input: "0\r\nX: " + String(repeating: "v", count: 40) + "\r\n\r\n", error: .trailersTooLarge
+    ),
 ]
 
 @Suite struct ChunkedDecoderTests {

@@ -18,7 +18,9 @@ import Testing
         (253_402_300_799, "Fri, 31 Dec 9999 23:59:59 GMT"),
     ])
     func formatsIMFFixdate(seconds: Int, expected: String) {
-        #expect(String(decoding: DateCache.imfFixdate(secondsSince1970: seconds), as: UTF8.self) == expected)
+        #expect(
+            String(decoding: DateCache.imfFixdate(secondsSince1970: seconds), as: UTF8.self)
+                == expected)
     }
 
     @Test func yearsBeyondFourDigitsFallBackToTheEpoch() {

@@ -56,6 +56,8 @@ extension RequestOutcome {
     static func allFeedings(_ input: [UInt8], limits: HTTPLimits = HTTPLimits())
         -> Set<RequestOutcome>
     {
-        Set(Feeding.schedules(count: input.count).map { parse(input, schedule: $0, limits: limits) })
+        Set(
+            Feeding.schedules(count: input.count).map { parse(input, schedule: $0, limits: limits) }
+        )
     }
 }

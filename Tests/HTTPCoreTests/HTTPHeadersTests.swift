@@ -25,12 +25,13 @@ import Testing
 }
 
 @Suite struct HTTPRequestTests {
-    @Test(arguments: [
-        ("/v1/swap", "/v1/swap", nil),
-        ("/v1/swap?x=1&y", "/v1/swap", "x=1&y"),
-        ("http://example.com/healthz?a", "/healthz", "a"),
-        ("http://example.com", "/", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("/v1/swap", "/v1/swap", nil),
+            ("/v1/swap?x=1&y", "/v1/swap", "x=1&y"),
+            ("http://example.com/healthz?a", "/healthz", "a"),
+            ("http://example.com", "/", nil),
+        ] as [(String, String, String?)])
     func pathAndQuery(target: String, path: String, query: String?) {
         let request = HTTPRequest(method: .get, target: target)
         #expect(request.path == Substring(path))

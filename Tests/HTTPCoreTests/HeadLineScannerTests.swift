@@ -11,7 +11,9 @@ import Testing
         let bytes = Array("ab\r\ncd\r\n".utf8)
         var scanner = HeadLineScanner()
         try bytes.withUnsafeBytes { all throws in
-            #expect(try scanner.nextLine(in: UnsafeRawBufferPointer(rebasing: all[0..<3]), limits: roomy) == nil)
+            #expect(
+                try scanner.nextLine(
+                    in: UnsafeRawBufferPointer(rebasing: all[0..<3]), limits: roomy) == nil)
             // Stopped on the CR: it cannot know yet whether LF follows.
             #expect(scanner.scanIndex == 2)
             #expect(try scanner.nextLine(in: all, limits: roomy) == 0..<2)

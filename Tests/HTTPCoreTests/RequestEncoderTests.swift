@@ -36,7 +36,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (HTTPRequest(method: HTTPMethod(rawValue: "GE T"), target: "/"), "a", HTTPEncodingError.invalidMethod),
+        (
+            HTTPRequest(method: HTTPMethod(rawValue: "GE T"), target: "/"), "a",
+            HTTPEncodingError.invalidMethod
+        ),
         (HTTPRequest(method: .get, target: "/a b"), "a", .invalidTarget),
         (HTTPRequest(method: .get, target: "/a\r\nX: y"), "a", .invalidTarget),
         (HTTPRequest(method: .get, target: ""), "a", .invalidTarget),
@@ -52,8 +55,9 @@ import Testing
             .invalidFieldName("X Y")
         ),
     ])
-    func refusesWhatCouldSplitTheRequest(request: HTTPRequest, host: String, error: HTTPEncodingError)
-    {
+    func refusesWhatCouldSplitTheRequest(
+        request: HTTPRequest, host: String, error: HTTPEncodingError
+    ) {
         var encoder = RequestEncoder()
         #expect(throws: error) { try encoder.encode(request, host: host) }
         #expect(encoder.bytes.isEmpty)

@@ -17,12 +17,14 @@ struct AcceptCase: CustomTestStringConvertible, Sendable {
 }
 
 private let acceptances: [AcceptCase] = [
-    AcceptCase(rule: 1, input: "GET /v1/swap?a=1 HTTP/1.1\r\nHost: a\r\n\r\n", target: "/v1/swap?a=1"),
+    AcceptCase(
+        rule: 1, input: "GET /v1/swap?a=1 HTTP/1.1\r\nHost: a\r\n\r\n", target: "/v1/swap?a=1"),
     AcceptCase(rule: 2, input: "\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"),
     AcceptCase(rule: 3, input: "PURGE / HTTP/1.1\r\nHost: a\r\n\r\n", method: "PURGE"),
     AcceptCase(rule: 4, input: "GET / HTTP/1.0\r\n\r\n", version: .http1_0, keepAlive: false),
     AcceptCase(
-        rule: 4, input: "GET / HTTP/1.2\r\nHost: a\r\n\r\n", version: HTTPVersion(major: 1, minor: 2)),
+        rule: 4, input: "GET / HTTP/1.2\r\nHost: a\r\n\r\n",
+        version: HTTPVersion(major: 1, minor: 2)),
     AcceptCase(
         rule: 5, input: "GET http://a.example/x?y HTTP/1.1\r\nHost: a.example\r\n\r\n",
         target: "http://a.example/x?y"),
@@ -53,12 +55,14 @@ private let acceptances: [AcceptCase] = [
     AcceptCase(
         rule: 19, input: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 65536\r\n\r\n",
         method: "POST", framing: .contentLength(65536)),
-    AcceptCase(rule: 22, input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", keepAlive: false),
+    AcceptCase(
+        rule: 22, input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", keepAlive: false),
     AcceptCase(
         rule: 22, input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, CLOSE\r\n\r\n",
         keepAlive: false),
     AcceptCase(
-        rule: 22, input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: x-foo\r\nConnection: close\r\n\r\n",
+        rule: 22,
+        input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: x-foo\r\nConnection: close\r\n\r\n",
         keepAlive: false),
     AcceptCase(
         rule: 22, input: "GET / HTTP/1.1\r\nHost: a\r\nConnection: closed\r\n\r\n", keepAlive: true),

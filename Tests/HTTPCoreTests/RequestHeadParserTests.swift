@@ -103,20 +103,24 @@ private let rejections: [RejectCase] = [
         error: .tooManyHeaderFields, limits: small),
     RejectCase(
         rule: 11,
-        input: "GET / HTTP/1.1\r\n" + String(repeating: "X: " + String(repeating: "v", count: 30) + "\r\n", count: 4)
+        input: "GET / HTTP/1.1\r\n"
+            + String(repeating: "X: " + String(repeating: "v", count: 30) + "\r\n", count: 4)
             + "\r\n",
         error: .headerTooLarge, limits: small),
     // 12: exactly one valid Host in HTTP/1.1 (§3.2)
     RejectCase(rule: 12, input: "GET / HTTP/1.1\r\n\r\n", error: .missingHost),
-    RejectCase(rule: 12, input: "GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", error: .duplicateHost),
-    RejectCase(rule: 12, input: "GET / HTTP/1.0\r\nHost: a\r\nhost: b\r\n\r\n", error: .duplicateHost),
+    RejectCase(
+        rule: 12, input: "GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", error: .duplicateHost),
+    RejectCase(
+        rule: 12, input: "GET / HTTP/1.0\r\nHost: a\r\nhost: b\r\n\r\n", error: .duplicateHost),
     RejectCase(rule: 12, input: "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", error: .invalidHost),
     RejectCase(rule: 12, input: "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", error: .invalidHost),
     RejectCase(rule: 12, input: "GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", error: .invalidHost),
     // 13: Transfer-Encoding with Content-Length (§6.1, §6.3)
     RejectCase(
         rule: 13,
-        input: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
+        input:
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
         error: .transferEncodingWithContentLength),
     // 14: Transfer-Encoding in HTTP/1.0 (§6.1)
     RejectCase(
@@ -134,7 +138,8 @@ private let rejections: [RejectCase] = [
         error: .chunkedNotLast),
     RejectCase(
         rule: 15,
-        input: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+        input:
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
         error: .chunkedNotLast),
     RejectCase(
         rule: 15, input: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ,\r\n\r\n",

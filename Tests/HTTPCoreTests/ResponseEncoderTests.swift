@@ -95,7 +95,8 @@ private let framingCases: [FramingCase] = [
     func dropsFieldsThatCouldSplitTheResponse(name: String, value: String) throws {
         var encoder = ResponseEncoder()
         let dropped = encoder.encode(
-            HTTPResponse(status: .found, headers: HTTPHeaders([(name, value), ("Location", "/ok")])))
+            HTTPResponse(
+                status: .found, headers: HTTPHeaders([(name, value), ("Location", "/ok")])))
         #expect(dropped == 1)
         let text = String(decoding: encoder.bytes, as: UTF8.self)
         #expect(!text.contains("stolen"))

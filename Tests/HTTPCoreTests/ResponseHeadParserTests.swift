@@ -28,9 +28,10 @@ enum ResponseOutcome: Hashable {
     static func allFeedings(
         _ input: [UInt8], method: HTTPMethod, limits: HTTPLimits = .upstreamResponse
     ) -> Set<ResponseOutcome> {
-        Set(Feeding.schedules(count: input.count).map {
-            parse(input, schedule: $0, method: method, limits: limits)
-        })
+        Set(
+            Feeding.schedules(count: input.count).map {
+                parse(input, schedule: $0, method: method, limits: limits)
+            })
     }
 }
 
@@ -54,7 +55,8 @@ private let responses: [ResponseCase] = [
     ResponseCase(
         input: "HTTP/1.1 200 OK\r\nContent-Length: 2000000\r\n\r\n", method: .head, framing: .none),
     ResponseCase(input: "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n", status: 204),
-    ResponseCase(input: "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n", status: 304),
+    ResponseCase(
+        input: "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n", status: 304),
     ResponseCase(input: "HTTP/1.1 100 Continue\r\n\r\n", status: 100),
     // rule 4: chunked
     ResponseCase(
