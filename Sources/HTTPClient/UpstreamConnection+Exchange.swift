@@ -42,8 +42,6 @@ extension UpstreamConnection {
             error: .protocolError(reason: "pooled connection was closed by the server"),
             requestNeverSent: true)
         guard state == .idle else { return completion(.failure(unsent)) }
-        timer?.cancel()
-        timer = nil
         // The server may have closed this pooled connection a moment ago with the read
         // event not yet delivered: look at the socket before writing a byte.
         if completedExchanges > 0 {
@@ -56,7 +54,7 @@ extension UpstreamConnection {
         state = .exchanging
         reader = ResponseReader(method: method, limits: limits)
         exchangeCompletion = completion
-        timer = loop.schedule(afterSeconds: timeoutSeconds) { [self] in
+        deadline.set(afterSeconds: timeoutSeconds) { [self] in
             finishExchange(.failure(ExchangeFailure(error: .timeout(.exchange), requestNeverSent: false)))
         }
         let written: (Result<Void, TransportError>) -> Void = { [self] result in
@@ -122,8 +120,7 @@ extension UpstreamConnection {
     private func finishExchange(_ result: Result<HTTPResponse, ExchangeFailure>) {
         guard let completion = exchangeCompletion else { return }
         exchangeCompletion = nil
-        timer?.cancel()
-        timer = nil
+        deadline.clear()
         let keepAlive = reader?.keepAlive ?? false
         reader = nil
         switch result {
@@ -138,7 +135,7 @@ extension UpstreamConnection {
                 keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
             if reusable {
                 state = .idle
-                timer = loop.schedule(afterSeconds: idleTimeoutSeconds) { [self] in
+                deadline.set(afterSeconds: idleTimeoutSeconds) { [self] in
                     if state == .idle { close() }
                 }
             } else {

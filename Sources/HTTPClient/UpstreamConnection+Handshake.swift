@@ -8,7 +8,7 @@ extension UpstreamConnection {
     ) {
         loop.assertInLoop()
         handshakeCompletion = completion
-        timer = loop.schedule(afterSeconds: timeoutSeconds) { [self] in
+        deadline.set(afterSeconds: timeoutSeconds) { [self] in
             finishHandshake(.failure(.timeout(.tlsHandshake)))
         }
         advanceHandshake()
@@ -55,8 +55,7 @@ extension UpstreamConnection {
     private func finishHandshake(_ result: Result<Void, HTTPClientError>) {
         guard let completion = handshakeCompletion else { return }
         handshakeCompletion = nil
-        timer?.cancel()
-        timer = nil
+        deadline.clear()
         if case .failure = result { close() }
         completion(result)
     }

@@ -32,9 +32,12 @@ final class UpstreamConnection: @unchecked Sendable {
     var ciphertext: [UInt8] = []
     /// HTTP bytes not yet consumed by the response reader.
     var plaintext: [UInt8] = []
+    /// Where TLS records are decrypted (one TLS record at most, 16 KiB, RFC 8446 §5.1);
+    /// allocated on first use, so plain connections carry none.
+    private var decryptScratch: [UInt8] = []
     /// Requests answered on this connection so far; above 0 it is a reused connection.
     var completedExchanges = 0
-    var timer: LoopTimer?
+    let deadline: ConnectionDeadline
 
     /// The exchange in progress.
     var reader: ResponseReader?
@@ -56,6 +59,7 @@ final class UpstreamConnection: @unchecked Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.onClose = onClose
         self.state = tls == nil ? .idle : .handshaking
+        self.deadline = ConnectionDeadline(queue: channel.loop.queue)
         channel.setReadHandler { [self] in onReadable() }
         channel.resumeReading()
     }
@@ -71,6 +75,7 @@ final class UpstreamConnection: @unchecked Sendable {
     /// Reads at most this many times per readable event, so one flooding server cannot
     /// hold the loop; the level-triggered read source fires again for the rest.
     private static let receivesPerEvent = 8
+    private static let receiveBytes = 64 * 1024
 
     func readAvailable() -> Intake {
         var socket = Intake.open
@@ -79,8 +84,11 @@ final class UpstreamConnection: @unchecked Sendable {
             receives += 1
             let result =
                 tls == nil
-                ? channel.receive(into: &plaintext) : channel.receive(into: &ciphertext)
+                ? channel.receive(into: &plaintext, maxBytes: Self.receiveBytes)
+                : channel.receive(into: &ciphertext, maxBytes: Self.receiveBytes)
             switch result {
+            // A short read drained the socket: skip the recv that would only say EAGAIN.
+            case .received(let count) where count < Self.receiveBytes: break reading
             case .received: continue
             case .wouldBlock: break reading
             case .endOfFile:
@@ -104,29 +112,20 @@ final class UpstreamConnection: @unchecked Sendable {
 
     /// Moves every decrypted byte into `plaintext`.
     private func decrypt(_ tls: TLSEngine) -> Intake {
-        let window = 16 * 1024
+        if decryptScratch.isEmpty { decryptScratch = [UInt8](repeating: 0, count: 16 * 1024) }
         while true {
-            // Decrypt straight into the spare end of `plaintext`, then trim what was not
-            // filled: no second buffer, no copy.
-            let start = plaintext.count
-            plaintext.append(contentsOf: repeatElement(0, count: window))
             let progress: TLSEngine.ReadProgress
             do {
-                progress = try plaintext.withUnsafeMutableBytes { raw throws(HTTPClientError) in
-                    try tls.readPlaintext(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+                progress = try decryptScratch.withUnsafeMutableBytes { raw throws(HTTPClientError) in
+                    try tls.readPlaintext(into: raw)
                 }
             } catch {
-                plaintext.removeLast(window)
                 return .failed("\(error)")
             }
             switch progress {
-            case .bytes(let count): plaintext.removeLast(window - count)
-            case .needsMoreInput:
-                plaintext.removeLast(window)
-                return .open
-            case .closed:
-                plaintext.removeLast(window)
-                return .endOfStream
+            case .bytes(let count): plaintext.append(contentsOf: decryptScratch[0..<count])
+            case .needsMoreInput: return .open
+            case .closed: return .endOfStream
             }
         }
     }
@@ -143,8 +142,7 @@ final class UpstreamConnection: @unchecked Sendable {
     func close() {
         guard state != .closed else { return }
         state = .closed
-        timer?.cancel()
-        timer = nil
+        deadline.cancel()
         if let tls, tls.handshakeComplete {
             tls.close()
             flushTLS { _ in }
