@@ -11,10 +11,15 @@ import Dispatch
 ///
 /// Dispatch discipline on Linux (swift-corelibs-libdispatch#833: re-adding a source for
 /// a live fd corrupts the shared epoll "muxnote"; #949: use-after-free when sources of
-/// an fd are torn down concurrently): the read and write sources are created ONCE, in
-/// `init`, on the loop; afterwards they are only suspended and resumed; both are
-/// cancelled on the loop, and `close(fd)` runs only in the LAST cancel handler, so the fd
-/// number cannot be reused while libdispatch still watches it.
+/// an fd are torn down concurrently): each source is created at most ONCE, on the loop
+/// (the read source in `init`; the write source the first time a send cannot finish at
+/// once, or for a connect), afterwards only suspended and resumed; both are cancelled on
+/// the loop, and `close(fd)` runs only in the LAST cancel handler, so the fd number
+/// cannot be reused while libdispatch still watches it. Most responses leave in one
+/// `send`, so most connections never create a write source at all: half the epoll
+/// registrations, and no source is ever activated only to be cancelled (a pattern that
+/// crashed libdispatch's manager thread under connection churn here: "Source finalized
+/// twice" in `_dispatch_source_refs_finalize_unregistration`).
 ///
 /// `@unchecked Sendable` is sound: the mutable state below is touched only on `loop`'s
 /// serial queue (the public methods assert it, and the Dispatch handlers are installed
@@ -27,10 +32,13 @@ public final class SocketChannel: @unchecked Sendable {
     let fd: Int32
 
     private let readSource: any DispatchSourceRead
-    private let writeSource: any DispatchSourceWrite
+    /// Created on first need (see the type's comment); never re-created.
+    private var writeSource: (any DispatchSourceWrite)?
     private var readDelivering = false
+    /// The read source has been activated (its first resume); see `close()`.
+    private var readActivated = false
     private var writeDelivering = false
-    private var pendingCancels = 2
+    private var pendingCancels = 0
     public private(set) var isClosed = false
 
     private var readHandler: (() -> Void)?
@@ -48,14 +56,18 @@ public final class SocketChannel: @unchecked Sendable {
         self.loop = loop
         self.peerAddress = peerAddress
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
         readSource.setEventHandler { [self] in
             // EPOLLHUP/EPOLLERR also wake the read source: the handler's receive then
             // sees EOF or the error, which is how a hang-up is noticed and closed.
             guard !isClosed else { return }
             readHandler?()
         }
-        writeSource.setEventHandler { [self] in
+        readSource.setCancelHandler { [self] in finishCancel() }
+    }
+
+    private func makeWriteSource() -> any DispatchSourceWrite {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
+        source.setEventHandler { [self] in
             guard !isClosed else { return }
             if let waiter = writableWaiter {
                 writableWaiter = nil
@@ -64,9 +76,9 @@ public final class SocketChannel: @unchecked Sendable {
                 flushOutbound()
             }
         }
-        let finish: @Sendable () -> Void = { [self] in finishCancel() }
-        readSource.setCancelHandler(handler: finish)
-        writeSource.setCancelHandler(handler: finish)
+        source.setCancelHandler { [self] in finishCancel() }
+        writeSource = source
+        return source
     }
 
     // MARK: reading
@@ -84,6 +96,7 @@ public final class SocketChannel: @unchecked Sendable {
         loop.assertInLoop()
         guard !isClosed, !readDelivering else { return }
         readDelivering = true
+        readActivated = true
         readSource.resume()
     }
 
@@ -203,7 +216,11 @@ public final class SocketChannel: @unchecked Sendable {
     private func setWriteDelivering(_ on: Bool) {
         guard !isClosed, on != writeDelivering else { return }
         writeDelivering = on
-        if on { writeSource.resume() } else { writeSource.suspend() }
+        if on {
+            (writeSource ?? makeWriteSource()).resume()
+        } else {
+            writeSource?.suspend()
+        }
     }
 
     /// Calls `body` once, on the loop, when the socket becomes writable (used for the
@@ -243,12 +260,21 @@ public final class SocketChannel: @unchecked Sendable {
         sendCompletions = []
         outbound = []
         isClosed = true
+        pendingCancels = writeSource == nil ? 1 : 2
+        if !readActivated {
+            // Never activate a cancelled source (see the type's comment): a channel
+            // closed before it ever read goes through the ordinary lifecycle instead.
+            readActivated = true
+            readDelivering = true
+            readSource.activate()
+        }
         readSource.cancel()
-        writeSource.cancel()
+        writeSource?.cancel()
         // A suspended (or never activated) source runs its cancel handler only once
-        // resumed; cancel comes first, so no event handler runs after the resume.
+        // resumed; cancel comes first, so no event handler runs after the resume. The
+        // write source exists only if it was activated, so it is never activated here.
         if !readDelivering { readSource.resume() }
-        if !writeDelivering { writeSource.resume() }
+        if !writeDelivering { writeSource?.resume() }
         readDelivering = true
         writeDelivering = true
         for entry in pending { entry.done(.failure(.channelClosed)) }
