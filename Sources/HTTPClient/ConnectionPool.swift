@@ -46,16 +46,24 @@ final class ConnectionPool: Sendable {
     }
 
     /// A connection or a slot, waiting at most `timeoutSeconds` (the timer runs on
-    /// `timerLoop`; nothing blocks while waiting).
-    func acquire(timeoutSeconds: Double, timerLoop: EventLoop) async -> Result<Lease, HTTPClientError> {
+    /// `timerLoop`; nothing blocks while waiting). An idle connection on `preferredLoop`
+    /// (the loop the caller runs on, if any) is taken first: the exchange then needs no
+    /// thread hop.
+    func acquire(timeoutSeconds: Double, timerLoop: EventLoop, preferredLoop: EventLoop?) async
+        -> Result<Lease, HTTPClientError>
+    {
         await withCheckedContinuation { continuation in
             let queued: UInt64? = state.withLock { state in
                 if state.isShutDown {
                     continuation.resume(returning: .failure(.shutdown))
                     return nil
                 }
-                if let connection = state.idle.popLast() {
-                    continuation.resume(returning: .success(.reuse(connection)))
+                if !state.idle.isEmpty {
+                    let index =
+                        preferredLoop.flatMap { loop in
+                            state.idle.lastIndex { $0.loop === loop }
+                        } ?? state.idle.count - 1
+                    continuation.resume(returning: .success(.reuse(state.idle.remove(at: index))))
                     return nil
                 }
                 if state.slotsInUse < maxConnections {

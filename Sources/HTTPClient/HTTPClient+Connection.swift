@@ -5,12 +5,11 @@ extension HTTPClient {
     /// Resolves, connects (each address in turn, within the connect deadline) and, for
     /// https, completes the TLS handshake. The connection is registered with `pool` only
     /// once it is ready, so on any failure the caller still owns the slot.
-    func open(_ pool: ConnectionPool, deadline: ContinuousClock.Instant)
+    func open(_ pool: ConnectionPool, on loop: EventLoop, deadline: ContinuousClock.Instant)
         async throws(HTTPClientError) -> UpstreamConnection
     {
         let origin = pool.origin
         let addresses = try await resolver.resolve(host: origin.host, port: origin.port)
-        let loop = group.next()
         var failure = HTTPClientError.unreachable(reason: "no address for the host")
         var connected: SocketChannel?
         for address in addresses {
@@ -60,7 +59,9 @@ extension HTTPClient {
         return try result.get()
     }
 
-    /// One exchange on `connection`'s loop, awaited without blocking a thread.
+    /// One exchange on `connection`'s loop, awaited without blocking a thread. (When the
+    /// caller's task runs on that loop, the hop is a push onto the queue the thread is
+    /// already draining, and the resumption comes back to the same thread.)
     func exchange(
         on connection: UpstreamConnection, _ wire: [UInt8], method: HTTPMethod,
         deadline: ContinuousClock.Instant

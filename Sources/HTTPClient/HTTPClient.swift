@@ -61,12 +61,16 @@ public final class HTTPClient: Sendable {
             let remaining = Self.seconds(until: deadline)
             guard remaining > 0 else { throw .timeout(.exchange) }
             let connection: UpstreamConnection
-            switch await pool.acquire(timeoutSeconds: remaining, timerLoop: group.next()) {
+            let callerLoop = currentLoop()
+            switch await pool.acquire(
+                timeoutSeconds: remaining, timerLoop: callerLoop ?? group.next(),
+                preferredLoop: callerLoop)
+            {
             case .failure(let error): throw error
             case .success(.reuse(let pooled)): connection = pooled
             case .success(.open):
                 do {
-                    connection = try await open(pool, deadline: deadline)
+                    connection = try await open(pool, on: callerLoop ?? group.next(), deadline: deadline)
                 } catch {
                     pool.openFailed()
                     throw error
@@ -93,6 +97,15 @@ public final class HTTPClient: Sendable {
             return Array(pools.values)
         }
         for pool in all { pool.shutdown() }
+    }
+
+    /// The loop of this group the current task runs on (a task started with
+    /// `executorPreference: loop`), if any.
+    private func currentLoop() -> EventLoop? {
+        guard let executor = withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) else {
+            return nil
+        }
+        return group.loops.first { $0.asUnownedTaskExecutor() == executor }
     }
 
     private func pool(for origin: Origin) -> ConnectionPool {

@@ -1,13 +1,16 @@
 import Foundation
 import HTTPClient
+import Transport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-// ClientBench ours|urlsession URL SECONDS CONCURRENCY
-// Keeps CONCURRENCY GET requests in flight against URL for SECONDS (after a one-second
-// warm-up) and prints completed requests per second. For https with a private CA, set
+// ClientBench ours|ours-on-loops|urlsession URL SECONDS CONCURRENCY
+// Keeps CONCURRENCY GET requests in flight against URL for SECONDS (after a warm-up of
+// the same length) and prints completed requests per second. `ours` sends from plain
+// tasks (the cooperative pool); `ours-on-loops` sends from tasks whose executor is one
+// of the client's event loops, as handlers that run on the server's loops would. For https with a private CA, set
 // TOKENSWAP_CA_FILE (ours) / URLSessionCertificateAuthorityInfoFile (URLSession).
 
 let arguments = CommandLine.arguments
@@ -20,11 +23,14 @@ let mode = arguments[1]
 let url = arguments[2]
 
 /// Runs `concurrency` loops of `request` until `seconds` pass; returns (ok, failed).
-func drive(_ request: @escaping @Sendable () async -> Bool) async -> (Int, Int) {
+func drive(on loops: [EventLoop] = [], _ request: @escaping @Sendable () async -> Bool) async
+    -> (Int, Int)
+{
     let end = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     return await withTaskGroup(of: (Int, Int).self) { group in
-        for _ in 0..<concurrency {
-            group.addTask {
+        for worker in 0..<concurrency {
+            let executor: (any TaskExecutor)? = loops.isEmpty ? nil : loops[worker % loops.count]
+            group.addTask(executorPreference: executor) {
                 var ok = 0
                 var failed = 0
                 while ContinuousClock.now < end {
@@ -45,11 +51,13 @@ func report(_ name: String, _ counts: (Int, Int), _ elapsed: Duration) {
 }
 
 switch mode {
-case "ours":
+case "ours", "ours-on-loops":
     var configuration = HTTPClientConfiguration()
     configuration.maxConnectionsPerOrigin = concurrency
     configuration.extraCAFilePath = ProcessInfo.processInfo.environment["TOKENSWAP_CA_FILE"]
-    let client = try HTTPClient(configuration: configuration)
+    let loops = EventLoopGroup()
+    let client = try HTTPClient(configuration: configuration, eventLoopGroup: loops)
+    let executors = mode == "ours-on-loops" ? loops.loops : []
     let request = try HTTPClientRequest(method: .get, url: url)
     let once: @Sendable () async -> Bool = {
         do {
@@ -59,10 +67,10 @@ case "ours":
             return false
         }
     }
-    _ = await drive(once)  // warm-up: connections opened, TLS sessions made
+    _ = await drive(on: executors, once)  // warm-up: connections opened, TLS sessions made
     let start = ContinuousClock.now
-    let counts = await drive(once)
-    report("HTTPClient", counts, ContinuousClock.now - start)
+    let counts = await drive(on: executors, once)
+    report(executors.isEmpty ? "HTTPClient" : "HTTPClient (tasks on loops)", counts, ContinuousClock.now - start)
     client.shutdown()
 case "urlsession":
     let configuration = URLSessionConfiguration.ephemeral
