@@ -76,6 +76,79 @@ import Testing
         }
     }
 
+    /// A server that accepts TCP but never speaks TLS (the plain stub waits for an HTTP
+    /// head that the ClientHello never completes): the handshake deadline fires.
+    @Test func silentServerHitsTheHandshakeDeadline() async throws {
+        let stub = try await UpstreamStub.start()
+        var configuration = HTTPClientConfiguration()
+        configuration.tlsHandshakeTimeoutSeconds = 0.3
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        await #expect(throws: HTTPClientError.timeout(.tlsHandshake)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "https://127.0.0.1:\(stub.port)/ok"),
+                timeoutSeconds: 5)
+        }
+    }
+
+    /// A listener whose accept queue is full drops further SYNs (Linux), so a connect
+    /// to it never completes: the connect deadline fires.
+    @Test func fullAcceptQueueHitsTheConnectDeadline() async throws {
+        let (listener, port) = try Self.listener(backlog: 0)
+        defer { close(listener) }
+        // Fill the queue with connections nobody accepts.
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var flags = fcntl(fd, F_GETFL)
+            flags |= O_NONBLOCK
+            _ = fcntl(fd, F_SETFL, flags)
+            var address = Self.loopback(port: port)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            fillers.append(fd)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        var configuration = HTTPClientConfiguration()
+        configuration.connectTimeoutSeconds = 0.3
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        await #expect(throws: HTTPClientError.timeout(.connect)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5)
+        }
+    }
+
+    static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    /// A listening socket on an ephemeral loopback port that never accepts.
+    static func listener(backlog: Int32) throws -> (Int32, UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, backlog) == 0
+                    && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard ok else {
+            close(fd)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
     /// A port nothing listens on: bind an ephemeral one, note it, close it.
     static func closedPort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
