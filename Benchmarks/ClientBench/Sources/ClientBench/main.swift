@@ -55,7 +55,9 @@ case "ours", "ours-on-loops":
     var configuration = HTTPClientConfiguration()
     configuration.maxConnectionsPerOrigin = concurrency
     configuration.extraCAFilePath = ProcessInfo.processInfo.environment["TOKENSWAP_CA_FILE"]
-    let loops = EventLoopGroup()
+    // CLIENT_BENCH_LOOPS=1 gives the client one thread, as `wrk -t1` has.
+    let loopCount = ProcessInfo.processInfo.environment["CLIENT_BENCH_LOOPS"].flatMap { Int($0) }
+    let loops = EventLoopGroup(loopCount: loopCount)
     let client = try HTTPClient(configuration: configuration, eventLoopGroup: loops)
     let executors = mode == "ours-on-loops" ? loops.loops : []
     let request = try HTTPClientRequest(method: .get, url: url)
