@@ -85,7 +85,9 @@ final class ConnectionPool: Sendable {
                 expire(waiter: id)
             }
             let stillWaiting = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    return false
+                }
                 state.waiters[index].timer = timer
                 return true
             }
@@ -167,4 +169,3 @@ final class ConnectionPool: Sendable {
         for connection in idle { connection.loop.execute { connection.close() } }
     }
 }
-

@@ -21,7 +21,8 @@ extension HTTPClient {
                     to: address, on: loop, timeoutSeconds: budget)
                 break
             } catch .connectTimedOut {
-                failure = .timeout(budget < configuration.connectTimeoutSeconds ? .exchange : .connect)
+                failure = .timeout(
+                    budget < configuration.connectTimeoutSeconds ? .exchange : .connect)
             } catch {
                 failure = .unreachable(reason: "\(address): \(error)")
             }

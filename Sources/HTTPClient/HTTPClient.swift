@@ -70,13 +70,15 @@ public final class HTTPClient: Sendable {
             case .success(.reuse(let pooled)): connection = pooled
             case .success(.open):
                 do {
-                    connection = try await open(pool, on: callerLoop ?? group.next(), deadline: deadline)
+                    connection = try await open(
+                        pool, on: callerLoop ?? group.next(), deadline: deadline)
                 } catch {
                     pool.openFailed()
                     throw error
                 }
             }
-            switch await exchange(on: connection, wire, method: request.method, deadline: deadline) {
+            switch await exchange(on: connection, wire, method: request.method, deadline: deadline)
+            {
             case .success(let answer):
                 if let session = answer.session { pool.session = session }
                 if answer.reusable { pool.release(connection) }

@@ -25,7 +25,9 @@ struct ResponseReader {
     var keepAlive: Bool { complete && (head?.keepAlive ?? false) }
 
     var response: HTTPResponse {
-        HTTPResponse(status: head?.status ?? .badGateway, headers: head?.headers ?? HTTPHeaders(), body: body)
+        HTTPResponse(
+            status: head?.status ?? .badGateway, headers: head?.headers ?? HTTPHeaders(), body: body
+        )
     }
 
     /// Takes what it can from the front of `buffer`; true once the response is complete.

@@ -22,11 +22,13 @@ final class TLSContext: @unchecked Sendable {
             throw .tls(.configuration(reason: TLSErrorQueue.drain("cannot set TLS 1.2 minimum")))
         }
         guard SSL_CTX_set_default_verify_paths(ctx) == 1 else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("cannot load the system trust store")))
+            throw .tls(
+                .configuration(reason: TLSErrorQueue.drain("cannot load the system trust store")))
         }
         if let path = extraCAFilePath {
             guard SSL_CTX_load_verify_locations(ctx, path, nil) == 1 else {
-                throw .tls(.configuration(reason: TLSErrorQueue.drain("cannot load the extra CA file")))
+                throw .tls(
+                    .configuration(reason: TLSErrorQueue.drain("cannot load the extra CA file")))
             }
         }
         _ = tokenswap_SSL_CTX_set_mode(ctx, tokenswap_SSL_MODE_client_defaults())

@@ -114,10 +114,14 @@ final class TLSEngine {
         let verify = SSL_get_verify_result(ssl)
         let codes = TLSErrorQueue.codes()
         if verify != Int(X509_V_OK) {
-            if verify == Int(X509_V_ERR_HOSTNAME_MISMATCH) || verify == Int(X509_V_ERR_IP_ADDRESS_MISMATCH) {
+            if verify == Int(X509_V_ERR_HOSTNAME_MISMATCH)
+                || verify == Int(X509_V_ERR_IP_ADDRESS_MISMATCH)
+            {
                 return .hostnameMismatch
             }
-            let text = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "code \(verify)"
+            let text =
+                X509_verify_cert_error_string(verify).map { String(cString: $0) }
+                ?? "code \(verify)"
             return .certificateVerifyFailed(reason: text)
         }
         let reasons = codes.map(TLSErrorQueue.text).joined(separator: "; ")

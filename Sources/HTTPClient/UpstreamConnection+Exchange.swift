@@ -55,16 +55,20 @@ extension UpstreamConnection {
         reader = ResponseReader(method: method, limits: limits)
         exchangeCompletion = completion
         deadline.set(afterSeconds: timeoutSeconds) { [self] in
-            finishExchange(.failure(ExchangeFailure(error: .timeout(.exchange), requestNeverSent: false)))
+            finishExchange(
+                .failure(ExchangeFailure(error: .timeout(.exchange), requestNeverSent: false)))
         }
         let written: (Result<Void, TransportError>) -> Void = { [self] result in
             guard case .failure(let error) = result, state == .exchanging else { return }
             // Reset or closed while writing, before any response byte: the server did
             // not take the request (it cannot act on a request it did not finish reading).
             let neverSent = reader?.hasReceivedBytes == false
-            finishExchange(.failure(ExchangeFailure(
-                error: .protocolError(reason: "connection lost while sending the request: \(error)"),
-                requestNeverSent: neverSent)))
+            finishExchange(
+                .failure(
+                    ExchangeFailure(
+                        error: .protocolError(
+                            reason: "connection lost while sending the request: \(error)"),
+                        requestNeverSent: neverSent)))
         }
         if let tls {
             let encrypted: Result<Void, HTTPClientError> = request.withUnsafeBytes { raw in
@@ -75,7 +79,8 @@ extension UpstreamConnection {
                 }
             }
             if case .failure(let error) = encrypted {
-                return finishExchange(.failure(ExchangeFailure(error: error, requestNeverSent: true)))
+                return finishExchange(
+                    .failure(ExchangeFailure(error: error, requestNeverSent: true)))
             }
             flushTLS(completion: written)
         } else {
@@ -100,9 +105,12 @@ extension UpstreamConnection {
         case .open:
             return
         case .endOfStream where !current.hasReceivedBytes:
-            finishExchange(.failure(ExchangeFailure(
-                error: .protocolError(reason: "connection closed before the response began"),
-                requestNeverSent: false)))
+            finishExchange(
+                .failure(
+                    ExchangeFailure(
+                        error: .protocolError(
+                            reason: "connection closed before the response began"),
+                        requestNeverSent: false)))
         case .endOfStream:
             do {
                 try current.finishAtEndOfStream()
@@ -112,8 +120,11 @@ extension UpstreamConnection {
                 finishExchange(.failure(ExchangeFailure(error: error, requestNeverSent: false)))
             }
         case .failed(let reason):
-            finishExchange(.failure(ExchangeFailure(
-                error: .protocolError(reason: "connection failed: \(reason)"), requestNeverSent: false)))
+            finishExchange(
+                .failure(
+                    ExchangeFailure(
+                        error: .protocolError(reason: "connection failed: \(reason)"),
+                        requestNeverSent: false)))
         }
     }
 

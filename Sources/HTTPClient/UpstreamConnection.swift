@@ -1,10 +1,10 @@
 import Dispatch
+import HTTPCore
+import Transport
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import HTTPCore
-import Transport
 
 /// One HTTP/1.1 connection to an origin, plain or TLS, owned by one event loop. It
 /// carries one exchange at a time (no pipelining); between exchanges it sits idle in
@@ -116,7 +116,8 @@ final class UpstreamConnection: @unchecked Sendable {
         while true {
             let progress: TLSEngine.ReadProgress
             do {
-                progress = try decryptScratch.withUnsafeMutableBytes { raw throws(HTTPClientError) in
+                progress = try decryptScratch.withUnsafeMutableBytes {
+                    raw throws(HTTPClientError) in
                     try tls.readPlaintext(into: raw)
                 }
             } catch {

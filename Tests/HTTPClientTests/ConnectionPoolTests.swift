@@ -80,7 +80,8 @@ import Testing
     /// the count is asked for, which is a third.)
     @Test(arguments: [false, true])
     func serverClosingIdleConnectionsDoesNotFailRequests(tls: Bool) async throws {
-        let stub = try await UpstreamStub.start(tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "200"])
+        let stub = try await UpstreamStub.start(
+            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "200"])
         let client = try Self.client()
         defer { client.shutdown() }
         let base = "\(tls ? "https" : "http")://localhost:\(stub.port)"

@@ -16,7 +16,9 @@ import Testing
             body: Array("grant_type=authorization_code".utf8))
         let response = try await client.send(request, timeoutSeconds: 5)
         #expect(response.status.code == 200)
-        #expect(String(decoding: response.body, as: UTF8.self) == "POST /echo?x=1\ngrant_type=authorization_code")
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == "POST /echo?x=1\ngrant_type=authorization_code")
     }
 
     @Test func reachesIPv6Loopback() async throws {
@@ -41,7 +43,8 @@ import Testing
                 HTTPClientRequest(method: .post, url: base + "/slow?ms=1500"), timeoutSeconds: 0.3)
         }
         #expect(ContinuousClock.now - started < .seconds(1))
-        let count = try await client.send(HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+        let count = try await client.send(
+            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
         #expect(String(decoding: count.body, as: UTF8.self) == "2")
     }
 
@@ -51,7 +54,8 @@ import Testing
         defer { client.shutdown() }
         do {
             _ = try await client.send(
-                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5)
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5
+            )
             Issue.record("a closed port answered")
         } catch {
             guard case .unreachable(let reason) = error else {
@@ -67,7 +71,8 @@ import Testing
         defer { client.shutdown() }
         var headers = HTTPHeaders()
         headers.add(name: "X-Split", value: "a\r\nInjected: 1")
-        let request = try HTTPClientRequest(method: .get, url: "http://127.0.0.1:9/", headers: headers)
+        let request = try HTTPClientRequest(
+            method: .get, url: "http://127.0.0.1:9/", headers: headers)
         await #expect {
             _ = try await client.send(request, timeoutSeconds: 1)
         } throws: { error in
@@ -119,7 +124,8 @@ import Testing
         defer { client.shutdown() }
         await #expect(throws: HTTPClientError.timeout(.connect)) {
             _ = try await client.send(
-                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5)
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5
+            )
         }
     }
 

@@ -23,7 +23,8 @@ import Transport
     /// `.invalid` never resolves (RFC 6761 §6.4).
     @Test func unknownNameIsUnreachable() async {
         await #expect {
-            _ = try await NameResolver(cacheSeconds: 30).resolve(host: "no-such-host.invalid", port: 443)
+            _ = try await NameResolver(cacheSeconds: 30).resolve(
+                host: "no-such-host.invalid", port: 443)
         } throws: { error in
             guard case .unreachable = error as? HTTPClientError else { return false }
             return true

@@ -14,7 +14,8 @@ import Testing
         adjust(&configuration)
         let client = try HTTPClient(configuration: configuration)
         defer { client.shutdown() }
-        let request = try HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(stub.port)\(path)")
+        let request = try HTTPClientRequest(
+            method: .get, url: "http://127.0.0.1:\(stub.port)\(path)")
         return try await client.send(request, timeoutSeconds: 5)
     }
 
@@ -43,7 +44,9 @@ import Testing
     }
 
     @Test func refusesBodyOverTheLimit() async throws {
-        #expect(try await Self.failure("/big?bytes=\(1024 * 1024 + 1)") == .responseTooLarge(limitBytes: 1024 * 1024))
+        #expect(
+            try await Self.failure("/big?bytes=\(1024 * 1024 + 1)")
+                == .responseTooLarge(limitBytes: 1024 * 1024))
     }
 
     @Test(arguments: ["/truncated", "/truncated-chunked"])
@@ -96,7 +99,8 @@ import Testing
         var limits = HTTPLimits.upstreamResponse
         limits.maxHeaderBytes = 64
         var reader = ResponseReader(method: .get, limits: limits)
-        var buffer = Array(("HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 100) + "\r\n\r\n").utf8)
+        var buffer = Array(
+            ("HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 100) + "\r\n\r\n").utf8)
         #expect(throws: HTTPClientError.responseTooLarge(limitBytes: 64)) {
             _ = try reader.consume(&buffer)
         }

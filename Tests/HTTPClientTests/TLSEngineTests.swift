@@ -19,7 +19,9 @@ import Testing
         return try await client.send(request, timeoutSeconds: 5)
     }
 
-    static func tlsFailure(_ certificate: String, _ extra: [String] = [], trustingTestCA: Bool = true)
+    static func tlsFailure(
+        _ certificate: String, _ extra: [String] = [], trustingTestCA: Bool = true
+    )
         async throws -> TLSFailure?
     {
         let stub = try await UpstreamStub.start(tls: certificate, arguments: extra)

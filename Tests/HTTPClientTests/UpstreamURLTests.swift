@@ -4,14 +4,18 @@ import Testing
 
 @Suite struct UpstreamURLTests {
     @Test(arguments: [
-        ("https://accounts.spotify.com/api/token", Origin.Scheme.https, "accounts.spotify.com", 443, "/api/token"),
+        (
+            "https://accounts.spotify.com/api/token", Origin.Scheme.https, "accounts.spotify.com",
+            443, "/api/token"
+        ),
         ("http://127.0.0.1:8080", .http, "127.0.0.1", 8080, "/"),
         ("HTTPS://Example.COM:8443/a?b=c#frag", .https, "example.com", 8443, "/a?b=c"),
         ("http://[::1]:9000/x", .http, "::1", 9000, "/x"),
         ("http://localhost?x=1", .http, "localhost", 80, "/?x=1"),
         ("https://host:/p", .https, "host", 443, "/p"),
     ])
-    func parses(text: String, scheme: Origin.Scheme, host: String, port: Int, target: String) throws {
+    func parses(text: String, scheme: Origin.Scheme, host: String, port: Int, target: String) throws
+    {
         let url = try UpstreamURL(text)
         #expect(url.origin.scheme == scheme)
         #expect(url.origin.host == host)

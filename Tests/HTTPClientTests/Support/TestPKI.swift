@@ -6,7 +6,8 @@ struct TestPKI: Sendable {
     let directory: String
 
     static let shared: TestPKI = {
-        let directory = NSTemporaryDirectory() + "tokenswap-client-pki-\(getpid())-\(UUID().uuidString)"
+        let directory =
+            NSTemporaryDirectory() + "tokenswap-client-pki-\(getpid())-\(UUID().uuidString)"
         let status = Fixture.run(Fixture.path("make-pki.sh"), [directory])
         precondition(status == 0, "make-pki.sh failed (is openssl installed?)")
         return TestPKI(directory: directory)

@@ -17,7 +17,8 @@ final class UpstreamStub: @unchecked Sendable {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 _ = TestPKI.shared  // made here, once, so tests never build it on the pool
-                continuation.resume(with: Result { try UpstreamStub(tls: tls, arguments: arguments) })
+                continuation.resume(
+                    with: Result { try UpstreamStub(tls: tls, arguments: arguments) })
             }
         }
     }

@@ -46,8 +46,10 @@ func drive(on loops: [EventLoop] = [], _ request: @escaping @Sendable () async -
 func report(_ name: String, _ counts: (Int, Int), _ elapsed: Duration) {
     let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = Double(counts.0) / secs
-    print(String(format: "%@: %.0f req/s (%d ok, %d failed, %.1f s, %d in flight)",
-        name, rate, counts.0, counts.1, secs, concurrency))
+    print(
+        String(
+            format: "%@: %.0f req/s (%d ok, %d failed, %.1f s, %d in flight)",
+            name, rate, counts.0, counts.1, secs, concurrency))
 }
 
 switch mode {
@@ -72,7 +74,9 @@ case "ours", "ours-on-loops":
     _ = await drive(on: executors, once)  // warm-up: connections opened, TLS sessions made
     let start = ContinuousClock.now
     let counts = await drive(on: executors, once)
-    report(executors.isEmpty ? "HTTPClient" : "HTTPClient (tasks on loops)", counts, ContinuousClock.now - start)
+    report(
+        executors.isEmpty ? "HTTPClient" : "HTTPClient (tasks on loops)", counts,
+        ContinuousClock.now - start)
     client.shutdown()
 case "urlsession":
     let configuration = URLSessionConfiguration.ephemeral
