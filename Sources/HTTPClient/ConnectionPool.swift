@@ -149,6 +149,9 @@ final class ConnectionPool: Sendable {
         return state.waiters.removeFirst()
     }
 
+    /// The idle connections, most recently used last.
+    var idleConnections: [UpstreamConnection] { state.withLock { $0.idle } }
+
     /// The TLS session to offer on the next connection (RFC 8446 §2.2).
     var session: TLSSession? {
         get { state.withLock { $0.session } }

@@ -110,7 +110,7 @@ public final class HTTPClient: Sendable {
         return group.loops.first { $0.asUnownedTaskExecutor() == executor }
     }
 
-    private func pool(for origin: Origin) -> ConnectionPool {
+    func pool(for origin: Origin) -> ConnectionPool {
         pools.withLock { pools in
             if let pool = pools[origin] { return pool }
             let pool = ConnectionPool(
