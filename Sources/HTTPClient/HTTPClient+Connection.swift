@@ -9,7 +9,9 @@ extension HTTPClient {
         async throws(HTTPClientError) -> UpstreamConnection
     {
         let origin = pool.origin
-        let addresses = try await resolver.resolve(host: origin.host, port: origin.port)
+        let addresses = try await resolver.resolve(
+            host: origin.host, port: origin.port,
+            timeoutSeconds: min(configuration.connectTimeoutSeconds, Self.seconds(until: deadline)))
         var failure = HTTPClientError.unreachable(reason: "no address for the host")
         var connected: SocketChannel?
         for address in addresses {

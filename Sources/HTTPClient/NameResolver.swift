@@ -4,46 +4,59 @@ import Transport
 
 /// Host name → addresses, off the event loops: `getaddrinfo` blocks, so lookups run on
 /// one dedicated serial queue (never a loop, never the cooperative pool), and answers
-/// are reused for `cacheSeconds`. IP literals skip the lookup. IPv4 and IPv6 both.
+/// are reused for `cacheSeconds` (failures for at most `failureCacheSeconds`, so a dead
+/// resolver is not asked again by every queued request). IP literals skip the lookup.
+/// IPv4 and IPv6 both. A caller waits at most its own time budget: a slow lookup goes
+/// on in the background and its answer still fills the cache.
 final class NameResolver: Sendable {
     private struct Entry {
-        var addresses: [SocketAddress]
+        var answer: Result<[SocketAddress], HTTPClientError>
         var expires: ContinuousClock.Instant
     }
 
     private let cacheSeconds: Double
+    private let failureCacheSeconds: Double
     private let queue = DispatchQueue(label: "tokenswap.client.resolver")
     private let cache = Mutex<[String: Entry]>([:])
 
-    init(cacheSeconds: Double) {
+    init(cacheSeconds: Double, failureCacheSeconds: Double = 5) {
         self.cacheSeconds = cacheSeconds
+        self.failureCacheSeconds = min(failureCacheSeconds, cacheSeconds)
     }
 
-    func resolve(host: String, port: UInt16) async throws(HTTPClientError) -> [SocketAddress] {
+    /// - Throws: `.unreachable` when the name does not resolve, `.timeout(.connect)`
+    ///   when the lookup takes longer than `timeoutSeconds` (resolving is part of
+    ///   connecting).
+    func resolve(host: String, port: UInt16, timeoutSeconds: Double = 30)
+        async throws(HTTPClientError) -> [SocketAddress]
+    {
         if let literal = try? SocketAddress(ipAddress: host, port: port) { return [literal] }
         let key = "\(host)|\(port)"
-        if let cached = cached(key) { return cached }
+        if let cached = cached(key) { return try cached.get() }
         let result: Result<[SocketAddress], HTTPClientError> = await withCheckedContinuation {
             continuation in
+            let answer = FirstAnswer(continuation)
             queue.async {
                 // A lookup queued behind another for the same name finds its answer here.
-                if let cached = self.cached(key) {
-                    continuation.resume(returning: .success(cached))
-                    return
-                }
+                if let cached = self.cached(key) { return answer.give(cached) }
+                let looked: Result<[SocketAddress], HTTPClientError>
                 do {
-                    let addresses = try SocketAddress.resolve(host: host, port: port)
-                    self.store(key, addresses)
-                    continuation.resume(returning: .success(addresses))
+                    looked = .success(try SocketAddress.resolve(host: host, port: port))
                 } catch {
-                    continuation.resume(returning: .failure(.unreachable(reason: "\(error)")))
+                    looked = .failure(.unreachable(reason: "\(error)"))
                 }
+                self.store(key, looked)
+                answer.give(looked)
+            }
+            let nanoseconds = Int(min(max(timeoutSeconds, 0), 1e6) * 1e9)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                answer.give(.failure(.timeout(.connect)))
             }
         }
         return try result.get()
     }
 
-    private func cached(_ key: String) -> [SocketAddress]? {
+    private func cached(_ key: String) -> Result<[SocketAddress], HTTPClientError>? {
         let now = ContinuousClock.now
         return cache.withLock { table in
             guard let entry = table[key] else { return nil }
@@ -51,12 +64,17 @@ final class NameResolver: Sendable {
                 table[key] = nil
                 return nil
             }
-            return entry.addresses
+            return entry.answer
         }
     }
 
-    private func store(_ key: String, _ addresses: [SocketAddress]) {
-        let expires = ContinuousClock.now + .milliseconds(Int64(cacheSeconds * 1000))
-        cache.withLock { $0[key] = Entry(addresses: addresses, expires: expires) }
+    private func store(_ key: String, _ answer: Result<[SocketAddress], HTTPClientError>) {
+        let seconds: Double
+        switch answer {
+        case .success: seconds = cacheSeconds
+        case .failure: seconds = failureCacheSeconds
+        }
+        let expires = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        cache.withLock { $0[key] = Entry(answer: answer, expires: expires) }
     }
 }

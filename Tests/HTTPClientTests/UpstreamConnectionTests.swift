@@ -4,7 +4,7 @@ import Transport
 
 @testable import HTTPClient
 
-/// The retry rule, made deterministic: the stub closes connections idle for 300 ms, and
+/// The retry rule, made deterministic: the stub closes connections idle for 1 s, and
 /// the idle watch of the pooled connection is paused right after its first response,
 /// so only the check made before writing can notice that the server closed it.
 @Suite struct UpstreamConnectionTests {
@@ -20,7 +20,7 @@ import Transport
     @Test(arguments: [false, true])
     func closedPooledConnectionIsFoundBeforeWritingAndTheRequestRetried(tls: Bool) async throws {
         let stub = try await UpstreamStub.start(
-            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "300"])
+            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "1000"])
         var configuration = HTTPClientConfiguration()
         configuration.extraCAFilePath = TestPKI.shared.caFile
         let client = try HTTPClient(configuration: configuration)
@@ -33,7 +33,7 @@ import Transport
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
         for connection in pooled { await Self.pauseIdleWatch(connection) }
-        try await Task.sleep(for: .milliseconds(800))  // the server's FIN arrives meanwhile
+        try await Task.sleep(for: .milliseconds(2000))  // the server's FIN arrives meanwhile
 
         let second = try await client.send(
             HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
@@ -43,7 +43,7 @@ import Transport
     }
 
     @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
-        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "300"])
+        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "1000"])
         let client = try HTTPClient()
         defer { client.shutdown() }
         let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
@@ -58,7 +58,7 @@ import Transport
         }
         #expect(answer.reusable)
         await Self.pauseIdleWatch(connection)
-        try await Task.sleep(for: .milliseconds(800))
+        try await Task.sleep(for: .milliseconds(2000))
         let second = await client.exchange(on: connection, wire, method: .get, deadline: deadline)
         guard case .failure(let failure) = second else {
             Issue.record("a closed connection answered")
