@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// A running Fixtures/upstream_stub.py: a real HTTP/1.1 (and TLS) peer on an ephemeral
@@ -9,10 +8,10 @@ final class UpstreamStub: @unchecked Sendable {
     let port: UInt16
     private let process: Process
 
-    /// Starts a stub without blocking the cooperative pool: making the PKI and waiting
-    /// for Python to listen block, so they run on a Dispatch worker. (Blocking the two
-    /// cooperative threads of a 2-core machine would stall the client's continuations
-    /// and skew every timing in parallel tests.)
+    /// Starts a stub without blocking a shared thread: making the PKI and waiting for
+    /// Python to listen block, so they run on a thread of their own. (Blocking the two
+    /// cooperative threads of a 2-core machine would stall every continuation, and
+    /// Dispatch workers are what the event loops run on.)
     static func start(tls: String? = nil, arguments: [String] = []) async throws -> UpstreamStub {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
