@@ -14,11 +14,11 @@ final class UpstreamStub: @unchecked Sendable {
     /// Dispatch workers are what the event loops run on.)
     static func start(tls: String? = nil, arguments: [String] = []) async throws -> UpstreamStub {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 _ = TestPKI.shared  // made here, once, so tests never build it on the pool
                 continuation.resume(
                     with: Result { try UpstreamStub(tls: tls, arguments: arguments) })
-            }
+            }.start()
         }
     }
 
