@@ -92,6 +92,38 @@ import Testing
         }
     }
 
+    /// The session from the first connection is offered on the next one, and the
+    /// server (Python's ssl, TLS 1.3 tickets) accepts it: no second full handshake.
+    @Test func resumesTheSessionOnTheNextConnection() async throws {
+        let stub = try await UpstreamStub.start(tls: "good")
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let url = "https://localhost:\(stub.port)"
+        _ = try await Self.get(client, port: stub.port)
+        let pool = client.pool(for: try UpstreamURL(url).origin)
+        #expect(pool.session != nil)
+        // Close the first connection so the next request needs a new one.
+        for connection in pool.idleConnections {
+            await withCheckedContinuation { continuation in
+                connection.loop.execute {
+                    connection.close()
+                    continuation.resume()
+                }
+            }
+        }
+        _ = try await Self.get(client, port: stub.port)
+        let second = pool.idleConnections
+        #expect(second.count == 1)
+        for connection in second {
+            let reused = await withCheckedContinuation { continuation in
+                connection.loop.execute {
+                    continuation.resume(returning: connection.tls?.sessionWasReused)
+                }
+            }
+            #expect(reused == true)
+        }
+    }
+
     @Test func unreadableCAFileIsAConfigurationError() {
         var configuration = HTTPClientConfiguration()
         configuration.extraCAFilePath = "/nonexistent/ca.pem"
