@@ -32,8 +32,8 @@ public final class HTTPServer: Sendable {
         for table in tables { table.startSweeping(intervalSeconds: sweepIntervalSeconds) }
     }
 
-    /// Listens on `host:port` (port 0: any free port) with the server's router and returns
-    /// the bound address.
+    /// Listens on `host:port` (port 0: any free port; host numeric, or a name resolved
+    /// once here) with the server's router and returns the bound address.
     @discardableResult
     public func start(host: String, port: UInt16) throws(TransportError) -> SocketAddress {
         try addListener(host: host, port: port, router: router)
@@ -45,7 +45,16 @@ public final class HTTPServer: Sendable {
     public func addListener(host: String, port: UInt16, router: Router) throws(TransportError)
         -> SocketAddress
     {
-        let address = try SocketAddress(ipAddress: host, port: port)
+        let address: SocketAddress
+        if let numeric = try? SocketAddress(ipAddress: host, port: port) {
+            address = numeric
+        } else {
+            // A name (`localhost`): resolving blocks, which is acceptable at start-up.
+            guard let first = try SocketAddress.resolve(host: host, port: port).first else {
+                throw .unresolvable(host: host, code: 0)
+            }
+            address = first
+        }
         let listener = try Listener(
             address: address, group: group, maxConnections: configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
