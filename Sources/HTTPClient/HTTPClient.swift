@@ -84,8 +84,8 @@ public final class HTTPClient: Sendable {
                 if answer.reusable { pool.release(connection) }
                 return answer.response
             case .failure(let failure):
-                guard failure.requestNeverSent, attemptsLeft > 0, Self.seconds(until: deadline) > 0
-                else { throw failure.error }
+                // A retry past the deadline ends as `.timeout` at the top of the loop.
+                guard failure.requestNeverSent, attemptsLeft > 0 else { throw failure.error }
             }
         }
     }
