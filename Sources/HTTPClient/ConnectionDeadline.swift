@@ -26,7 +26,8 @@ final class ConnectionDeadline: @unchecked Sendable {
     /// again first.
     func set(afterSeconds seconds: Double, onExpiry: @escaping () -> Void) {
         // Clamp: a negative or absurd value must not trap in the conversion.
-        let nanoseconds = Int(min(max(seconds, 0), 1e6) * 1e9)
+        let bounded = seconds.isFinite ? min(max(seconds, 0), 1e6) : 0
+        let nanoseconds = Int(bounded * 1e9)
         let when = DispatchTime.now() + .nanoseconds(nanoseconds)
         deadline = when
         self.onExpiry = onExpiry

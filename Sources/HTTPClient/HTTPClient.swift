@@ -43,7 +43,9 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
-        try await send(request, deadline: .now + .milliseconds(Int64(timeoutSeconds * 1000)))
+        // Clamped: NaN or an absurd value must not trap in the conversion.
+        let seconds = timeoutSeconds.isFinite ? min(max(timeoutSeconds, 0), 1e6) : 0
+        return try await send(request, deadline: .now + .milliseconds(Int64(seconds * 1000)))
     }
 
     /// Sends `request`; the whole exchange must end by `deadline`.
@@ -134,8 +136,10 @@ public final class HTTPClient: Sendable {
         return encoder.bytes
     }
 
+    /// Seconds left until `deadline`, at most 10⁶ (so a far-future deadline cannot
+    /// overflow a timer's nanosecond conversion further down).
     static func seconds(until deadline: ContinuousClock.Instant) -> Double {
         let left = ContinuousClock.now.duration(to: deadline).components
-        return Double(left.seconds) + Double(left.attoseconds) / 1e18
+        return min(Double(left.seconds) + Double(left.attoseconds) / 1e18, 1e6)
     }
 }

@@ -48,7 +48,8 @@ final class NameResolver: Sendable {
                 self.store(key, looked)
                 answer.give(looked)
             }
-            let nanoseconds = Int(min(max(timeoutSeconds, 0), 1e6) * 1e9)
+            let budget = timeoutSeconds.isFinite ? min(max(timeoutSeconds, 0), 1e6) : 0
+            let nanoseconds = Int(budget * 1e9)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                 answer.give(.failure(.timeout(.connect)))
             }
@@ -74,7 +75,8 @@ final class NameResolver: Sendable {
         case .success: seconds = cacheSeconds
         case .failure: seconds = failureCacheSeconds
         }
-        let expires = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        let clamped = seconds.isFinite ? min(max(seconds, 0), 1e6) : 0
+        let expires = ContinuousClock.now + .milliseconds(Int64(clamped * 1000))
         cache.withLock { $0[key] = Entry(answer: answer, expires: expires) }
     }
 }

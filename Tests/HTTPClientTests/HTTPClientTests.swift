@@ -49,6 +49,24 @@ import Testing
         #expect(String(decoding: count.body, as: UTF8.self) == "2")
     }
 
+    /// Timeouts are clamped before any conversion: no value traps.
+    @Test func oddTimeoutsNeitherTrapNorHang() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = try HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(stub.port)/ok")
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(request, timeoutSeconds: .nan)
+        }
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(request, timeoutSeconds: -1)
+        }
+        let far = try await client.send(request, deadline: .now + .seconds(Int64(1) << 40))
+        #expect(far.body == Array("hello".utf8))
+        let huge = try await client.send(request, timeoutSeconds: .infinity)
+        #expect(huge.status.code == 200)
+    }
+
     @Test func closedPortIsUnreachable() async throws {
         let port = try Self.closedPort()
         let client = try HTTPClient()
