@@ -56,16 +56,22 @@ let package = Package(
         .executableTarget(
             name: "tokenswap",
             dependencies: [
-                "TokenSwap",
+                "TokenSwap", "Sealing", "HTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
+        // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
+        .testTarget(
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
+        // Drives the real `tokenswap` binary as a child process over real sockets, against
+        // its sandbox and a separate stub provider process (Fixtures, run from the tree).
+        .testTarget(name: "EndToEndTests", dependencies: ["HTTPCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,73 +1,89 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import HTTPCore
 import HTTPServer
-import Transport
+import TokenSwap
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `tokenswap serve`: listen, serve until SIGTERM/SIGINT, drain, exit 0.
+/// `tokenswap serve`: load the configuration, assemble the service, listen, serve until
+/// SIGTERM/SIGINT, drain, exit 0. A bad setting stops start-up with one line naming it.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the token swap service."
     )
 
-    @Option(help: "Address to listen on (env TOKENSWAP_HOST). Default 0.0.0.0.")
+    @Option(help: "A JSON configuration file; environment variables win over it.")
+    var config: String?
+
+    @Option(help: "Address to listen on; wins over TOKENSWAP_HOST. Default 0.0.0.0.")
     var host: String?
 
-    @Option(help: "Port to listen on (env TOKENSWAP_PORT). Default 8080.")
+    @Option(help: "Port to listen on (0: any free port); wins over TOKENSWAP_PORT. Default 8080.")
     var port: UInt16?
+
+    @Flag(help: "Answer token calls from an embedded FAKE provider. Never in production.")
+    var sandbox = false
 
     @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT.")
     var drainSeconds: Double = 10
+
+    @Option(
+        help: """
+            Seconds /readyz answers 503 after SIGTERM/SIGINT before the listeners close, \
+            so a load balancer stops sending first.
+            """)
+    var unreadySeconds: Double = 0
 
     /// `ServerConfiguration.handlersRunOnLoop`; hidden: a knob for scripts/bench.d/server.
     @Flag(help: .hidden)
     var handlersOnLoop = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let host = host ?? environment["TOKENSWAP_HOST"] ?? "0.0.0.0"
-        let port = port ?? Self.port(from: environment["TOKENSWAP_PORT"])
-
-        var configuration = ServerConfiguration()
-        configuration.handlersRunOnLoop = handlersOnLoop
-        let server = HTTPServer(configuration: configuration, router: Self.router())
+        let loaded: ServiceConfiguration
+        do {
+            loaded = try await ServiceConfiguration.load(
+                environment: ProcessInfo.processInfo.environment, configFile: config,
+                sandbox: sandbox)
+        } catch {
+            Self.fail("\(error)")
+        }
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.handlersRunOnLoop = handlersOnLoop
+        TokenSwapService.bootstrapLogging(for: loaded)
+        let service: TokenSwapService
+        let addresses: ServiceAddresses
         // Signals are ignored first so their default action (terminate) never runs; the
         // Dispatch sources still see them and start the drain.
         let stop = ShutdownSignal(signals: [SIGTERM, SIGINT])
-        let address: SocketAddress
         do {
-            address = try server.start(host: host, port: port)
+            service = try TokenSwapService(
+                configuration: loaded, serverConfiguration: serverConfiguration)
+            addresses = try service.start(
+                host: host ?? loaded.host, port: port ?? UInt16(clamping: loaded.port))
         } catch {
-            Self.fail("cannot listen on \(host):\(port): \(error)")
+            Self.fail("\(error)")
         }
-        Self.say("tokenswap listening on \(address)")
+        if sandbox {
+            // On stderr: loud for a person at a terminal, and stdout's first line stays
+            // the listening line that scripts wait for.
+            let base = "http://\(Self.urlHost(addresses.main.host)):\(addresses.main.port)"
+            Self.warn(SandboxBanner.text(baseURL: base, defaultProvider: loaded.defaultProvider))
+        }
+        Self.say("tokenswap listening on \(addresses.main)")
+        if let admin = addresses.admin { Self.say("tokenswap admin listening on \(admin)") }
         let signal = await stop.wait()
         Self.say("tokenswap received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining")
-        await server.shutdown(drainDeadlineSeconds: drainSeconds)
+        await service.drain(unreadySeconds: unreadySeconds, drainDeadlineSeconds: drainSeconds)
     }
 
-    static func router() -> Router {
-        var router = Router()
-        router.get("/healthz") { _ in
-            HTTPResponse(
-                status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                body: Array(#"{"status":"ok"}"#.utf8))
-        }
-        return router
-    }
-
-    static func port(from text: String?) -> UInt16 {
-        guard let text else { return 8080 }
-        guard let port = UInt16(text), text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            fail("TOKENSWAP_PORT is not a port number (0-65535)")
-        }
-        return port
+    /// A host for a URL the banner prints: a wildcard address is reachable as localhost,
+    /// an IPv6 literal needs brackets.
+    static func urlHost(_ host: String) -> String {
+        if host == "0.0.0.0" || host == "::" { return "localhost" }
+        return host.contains(":") ? "[\(host)]" : host
     }
 
     /// One line straight to stdout (unbuffered: scripts and tests wait for it).
@@ -75,8 +91,12 @@ struct ServeCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data("\(line)\n".utf8))
     }
 
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+
     static func fail(_ line: String) -> Never {
-        FileHandle.standardError.write(Data("tokenswap: \(line)\n".utf8))
+        warn("tokenswap: \(line)")
         Foundation.exit(2)
     }
 }

@@ -29,7 +29,8 @@ import Testing
     static func launch() throws -> (Process, UInt16, Pipe) {
         let process = Process()
         process.executableURL = try binary()
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"]
+        // --sandbox: serving needs a configuration, and the sandbox needs none.
+        process.arguments = ["serve", "--sandbox", "--host", "127.0.0.1", "--port", "0"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -1,0 +1,30 @@
+import HTTPCore
+import HTTPServer
+
+/// One endpoint of the running service before the per-request pipeline wraps it: what
+/// it is (`kind` decides which listener serves it and what the pipeline adds) and the
+/// bare handler.
+public struct ServiceRoute: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Swap and refresh: they log their own line (with the upstream outcome) in
+        /// `TokenService`, and are what a rate limit or CORS applies to.
+        case token
+        /// `/healthz`, `/readyz` (and later `/metrics`): moved to the admin listener when
+        /// `TOKENSWAP_ADMIN_PORT` is set; never rate limited.
+        case operations
+        /// The embedded fake provider of `--sandbox`.
+        case sandbox
+    }
+
+    public let kind: Kind
+    public let method: HTTPMethod
+    public let path: String
+    public let handler: HTTPHandler
+
+    public init(kind: Kind, method: HTTPMethod, path: String, handler: @escaping HTTPHandler) {
+        self.kind = kind
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+}

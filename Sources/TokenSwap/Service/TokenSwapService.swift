@@ -1,0 +1,119 @@
+import HTTPClient
+import HTTPServer
+import Logging
+import Transport
+
+/// The whole product assembled from a loaded `ServiceConfiguration`: the upstream
+/// transport (the real `HTTPClient`, or the in-process `SandboxProvider` with
+/// `--sandbox`), the token routes, the operations endpoints, and the HTTP server that
+/// serves them. Commands stay thin: load the configuration, `init`, `start`, wait for a
+/// signal, `drain`.
+///
+/// Every handler is wrapped by `RequestPipeline.wrap`: the one place for per-request
+/// behaviour (logging today; metrics, CORS, rate limits, request ids).
+public final class TokenSwapService: Sendable {
+    public let configuration: ServiceConfiguration
+    public let logger: Logger
+    public let server: HTTPServer
+    public let readiness: Readiness
+    public let pipeline: RequestPipeline
+    /// The real upstream client; nil with `--sandbox`.
+    let client: HTTPClient?
+    /// The embedded fake provider; nil unless `--sandbox`.
+    public let sandbox: SandboxProvider?
+    /// Only the operations endpoints, for `TOKENSWAP_ADMIN_PORT`; nil when they are
+    /// served on the main port.
+    let adminRouter: Router?
+
+    /// - Parameters:
+    ///   - serverConfiguration: limits and deadlines of the HTTP server.
+    ///   - logWrite: where log lines go (stdout in the binary).
+    public init(
+        configuration: ServiceConfiguration,
+        serverConfiguration: ServerConfiguration = ServerConfiguration(),
+        logWrite: @escaping @Sendable (String) -> Void = ServiceLogHandler.standardOutput
+    ) throws(ServiceStartError) {
+        self.configuration = configuration
+        let logger = Self.logger(for: configuration, write: logWrite)
+        self.logger = logger
+        // One set of loops for the server and the upstream client: a handler running on a
+        // loop then finds that loop's pooled upstream connections without a thread hop.
+        let group = EventLoopGroup(loopCount: serverConfiguration.loopCount)
+        let transport: any UpstreamTransport
+        if configuration.sandbox {
+            let sandbox = SandboxProvider(
+                providers: configuration.providers, defaultProvider: configuration.defaultProvider)
+            self.sandbox = sandbox
+            self.client = nil
+            transport = sandbox
+        } else {
+            var clientConfiguration = HTTPClientConfiguration()
+            clientConfiguration.extraCAFilePath = configuration.caFile
+            let client: HTTPClient
+            do {
+                client = try HTTPClient(configuration: clientConfiguration, eventLoopGroup: group)
+            } catch {
+                throw .upstreamClient(error)
+            }
+            self.client = client
+            self.sandbox = nil
+            transport = client
+        }
+        let tokens = TokenService(
+            configuration: configuration, transport: transport, logger: logger)
+        let readiness = Readiness()
+        self.readiness = readiness
+        let pipeline = RequestPipeline(logger: logger)
+        self.pipeline = pipeline
+
+        let routes =
+            Self.tokenRoutes(tokens, configuration) + Self.operationsRoutes(readiness)
+            + Self.sandboxRoutes(sandbox)
+        let separateAdmin = configuration.adminPort != nil
+        var main = Router()
+        var admin = Router()
+        for route in routes {
+            let handler = pipeline.wrap(route)
+            if separateAdmin, route.kind == .operations {
+                admin.add(route.method, route.path, handler: handler)
+            } else {
+                main.add(route.method, route.path, handler: handler)
+            }
+        }
+        self.adminRouter = separateAdmin ? admin : nil
+        self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
+    }
+
+    /// Opens the listeners: `host:port`, and the admin port on the same host when
+    /// configured. Port 0 means any free port.
+    public func start(host: String, port: UInt16) throws(ServiceStartError) -> ServiceAddresses {
+        let main: SocketAddress
+        do {
+            main = try server.start(host: host, port: port)
+        } catch {
+            throw .listen(host: host, port: port, error)
+        }
+        var admin: SocketAddress?
+        if let adminRouter, let adminPort = configuration.adminPort {
+            let port = UInt16(clamping: adminPort)
+            do {
+                admin = try server.addListener(host: host, port: port, router: adminRouter)
+            } catch {
+                throw .listen(host: host, port: port, error)
+            }
+        }
+        return ServiceAddresses(main: main, admin: admin)
+    }
+
+    /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
+    /// balancer to notice) the listeners close, requests in flight get until
+    /// `drainDeadlineSeconds` to finish, and the upstream client is shut down.
+    public func drain(unreadySeconds: Double = 0, drainDeadlineSeconds: Double) async {
+        readiness.beginDraining()
+        if unreadySeconds > 0 {
+            try? await Task.sleep(for: .milliseconds(Int64(unreadySeconds * 1000)))
+        }
+        await server.shutdown(drainDeadlineSeconds: drainDeadlineSeconds)
+        client?.shutdown()
+    }
+}
