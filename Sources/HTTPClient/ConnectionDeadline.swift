@@ -26,7 +26,7 @@ final class ConnectionDeadline: @unchecked Sendable {
     /// again first.
     func set(afterSeconds seconds: Double, onExpiry: @escaping () -> Void) {
         // Clamp: a negative or absurd value must not trap in the conversion.
-        let bounded = seconds.isFinite ? min(max(seconds, 0), 1e6) : 0
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
         let nanoseconds = Int(bounded * 1e9)
         let when = DispatchTime.now() + .nanoseconds(nanoseconds)
         deadline = when

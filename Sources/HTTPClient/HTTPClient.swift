@@ -27,6 +27,13 @@ public final class HTTPClient: Sendable {
         configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
         eventLoopGroup: EventLoopGroup? = nil
     ) throws(HTTPClientError) {
+        var configuration = configuration
+        // Bounded once here, so no timer conversion below can trap on NaN or overflow.
+        configuration.connectTimeoutSeconds = Self.bounded(configuration.connectTimeoutSeconds)
+        configuration.tlsHandshakeTimeoutSeconds = Self.bounded(
+            configuration.tlsHandshakeTimeoutSeconds)
+        configuration.idleTimeoutSeconds = Self.bounded(configuration.idleTimeoutSeconds)
+        configuration.dnsCacheSeconds = Self.bounded(configuration.dnsCacheSeconds)
         self.configuration = configuration
         self.group = eventLoopGroup ?? EventLoopGroup()
         self.tlsContext = try TLSContext(extraCAFilePath: configuration.extraCAFilePath)
@@ -43,8 +50,7 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
-        // Clamped: NaN or an absurd value must not trap in the conversion.
-        let seconds = timeoutSeconds.isFinite ? min(max(timeoutSeconds, 0), 1e6) : 0
+        let seconds = Self.bounded(timeoutSeconds)
         return try await send(request, deadline: .now + .milliseconds(Int64(seconds * 1000)))
     }
 
@@ -134,6 +140,11 @@ public final class HTTPClient: Sendable {
             throw .invalidRequest(reason: "\(error)")
         }
         return encoder.bytes
+    }
+
+    /// A time in seconds within 0...10⁶, NaN as 0: what every timer conversion can take.
+    static func bounded(_ seconds: Double) -> Double {
+        seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
     }
 
     /// Seconds left until `deadline`, at most 10⁶ (so a far-future deadline cannot

@@ -48,7 +48,7 @@ final class NameResolver: Sendable {
                 self.store(key, looked)
                 answer.give(looked)
             }
-            let budget = timeoutSeconds.isFinite ? min(max(timeoutSeconds, 0), 1e6) : 0
+            let budget = timeoutSeconds.isNaN ? 0 : min(max(timeoutSeconds, 0), 1e6)
             let nanoseconds = Int(budget * 1e9)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                 answer.give(.failure(.timeout(.connect)))
@@ -75,7 +75,7 @@ final class NameResolver: Sendable {
         case .success: seconds = cacheSeconds
         case .failure: seconds = failureCacheSeconds
         }
-        let clamped = seconds.isFinite ? min(max(seconds, 0), 1e6) : 0
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
         let expires = ContinuousClock.now + .milliseconds(Int64(clamped * 1000))
         cache.withLock { $0[key] = Entry(answer: answer, expires: expires) }
     }
