@@ -10,7 +10,7 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxWaitersPerOrigin: Int = 1024
     /// An idle pooled connection is closed after this long unused.
     public var idleTimeoutSeconds: Double = 30
-    /// Response head (status line + fields) limit.
+    /// Response field section limit (HTTPCore caps the status line separately, 8 KiB).
     public var maxResponseHeadBytes: Int = 16 * 1024
     /// Response body limit, decoded (after de-chunking).
     public var maxResponseBodyBytes: Int = 1024 * 1024
