@@ -56,6 +56,9 @@ import Testing
         #expect(replay.error == "invalid_grant")
 
         #expect(try await server.stop() == 0)
+        // The output really is captured: one line per request, with its status.
+        #expect(server.standardOutput.contains("path=/v1/swap provider=spotify status=200"))
+        #expect(server.standardOutput.contains("path=/sandbox/authorize status=302"))
         expectNoSecrets(
             in: [server.standardOutput],
             [code, access, sealed, rotated, newAccess, again.string("refresh_token") ?? ""])
