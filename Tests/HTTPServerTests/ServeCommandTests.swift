@@ -26,11 +26,25 @@ import Testing
 
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
-    static func launch() throws -> (Process, UInt16, Pipe) {
+    /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).
+    static func launch(fileLimit: Int? = nil) throws -> (Process, UInt16, Pipe) {
         let process = Process()
-        process.executableURL = try binary()
         // --sandbox: serving needs a configuration, and the sandbox needs none.
-        process.arguments = ["serve", "--sandbox", "--host", "127.0.0.1", "--port", "0"]
+        let arguments = ["serve", "--sandbox", "--host", "127.0.0.1", "--port", "0"]
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try binary().path]
+                + arguments
+        } else {
+            process.executableURL = try binary()
+            process.arguments = arguments
+        }
+        // No access log: nobody reads the pipe after the first line, and a full pipe
+        // would block the server.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TOKENSWAP_LOG_LEVEL"] = "warning"
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -105,6 +119,57 @@ import Testing
         #expect(response.statusCode == 200)
         #expect(response.header("Connection") == "close")
         #expect(try await inFlight.readsEOF())
+        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+    }
+
+    /// CPU seconds the process has used (utime + stime from /proc/PID/stat).
+    static func cpuSeconds(of pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after ")".
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12])
+        else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test func outOfFileDescriptorsPausesAcceptingWithoutSpinningThenRecovers() async throws {
+        let (process, port, _) = try Self.launch(fileLimit: 32)
+        defer { if process.isRunning { process.terminate() } }
+        // More connections than the process has descriptors left: the kernel completes
+        // every handshake, accept4 fails with EMFILE for the rest.
+        var clients: [RawClient] = []
+        for _ in 0..<40 {
+            let client = try RawClient(port: port, receiveTimeoutSeconds: 0.3)
+            try await client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            clients.append(client)
+        }
+        var served: [RawClient] = []
+        var waiting: [RawClient] = []
+        defer { clients.removeAll() }
+        for client in clients {
+            if (try? await client.readResponse().statusCode) == 200 {
+                served.append(client)
+            } else {
+                waiting.append(client)
+            }
+        }
+        #expect(!served.isEmpty)
+        #expect(!waiting.isEmpty)
+        // While out of descriptors the accept source is suspended and retried on a
+        // timer: a second of it costs almost no CPU (a spinning accept loop costs ~1 s).
+        let cpuBefore = try Self.cpuSeconds(of: process.processIdentifier)
+        try await Task.sleep(for: .seconds(1))
+        let cpuUsed = try Self.cpuSeconds(of: process.processIdentifier) - cpuBefore
+        #expect(cpuUsed < 0.3)
+        // Descriptors come back when clients leave; the waiting ones are then served.
+        clients.removeAll()
+        served.removeAll()
+        for client in waiting {
+            #expect(try await client.readResponseEventually(seconds: 5).statusCode == 200)
+        }
+        kill(process.processIdentifier, SIGTERM)
         #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
     }
 }
