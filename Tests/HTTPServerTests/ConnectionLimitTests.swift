@@ -58,6 +58,26 @@ import Testing
         }
     }
 
+    @Test func afterA413TheServerLingersDrainingWhatTheClientStillSends() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try await client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.statusCode == 413)
+            #expect(response.header("Connection") == "close")
+            // A client that sends its body anyway: the server shut only its write side
+            // and keeps reading (RFC 9112 §9.6). Had it closed the socket, the first send
+            // would draw an RST and the second would fail with EPIPE/ECONNRESET.
+            let chunk = [UInt8](repeating: 0x78, count: 256 * 1024)
+            try await client.send(chunk)
+            try await Task.sleep(for: .milliseconds(200))
+            try await client.send(chunk)
+            client.shutdownWrite()
+            #expect(try await client.readsEOF())
+        }
+    }
+
     @Test func chunkedBodiesOverTheLimitAreRefused() async throws {
         try await TestServer.with({ $0.maxBodyBytes = 8 }) { _, port in
             let client = try RawClient(port: port)
