@@ -27,6 +27,7 @@ extension Connection {
             do {
                 consumed += try decoder.decode(buffer, from: consumed, into: &chunkedBody)
             } catch {
+                configuration.observer?.observe(.malformed(error))
                 reject(.badRequest(status: error.status))
                 return true
             }
@@ -69,6 +70,7 @@ extension Connection {
         let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
         switch router.resolve(method: request.method, path: request.path) {
         case .error(let error):
+            configuration.observer?.observe(.unrouted(status: error.status))
             // Through the queue, not inline: a buffer of pipelined requests to unknown
             // paths would otherwise recurse (respond → send → next request → respond…).
             channel.loop.execute { [self] in respond(error.response) }

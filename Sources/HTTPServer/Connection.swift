@@ -126,6 +126,7 @@ final class Connection: @unchecked Sendable {
                 do {
                     parsed = try parser.parse(buffer, from: consumed)
                 } catch {
+                    configuration.observer?.observe(.malformed(error))
                     return reject(.badRequest(status: error.status))
                 }
                 guard let parsed else {
@@ -173,16 +174,26 @@ final class Connection: @unchecked Sendable {
         switch phase {
         case .readingHead where !headStarted:
             // Idle keep-alive (or a silent new connection): just close (RFC 9112 §9.5).
+            configuration.observer?.observe(.deadlinePassed(requestsServed > 0 ? .idle : .header))
             forceClose()
         case .readingHead, .readingBody:
+            configuration.observer?.observe(
+                .deadlinePassed(phase == .readingHead ? .header : .body))
             // RFC 9110 §15.5.9: 408 tells the client the server gave up waiting.
             reject(.requestTimeout)
-        case .writing, .lingering:
+        case .writing:
+            configuration.observer?.observe(.deadlinePassed(.write))
+            forceClose()
+        case .lingering:
             forceClose()
         case .handling, .closed:
             clearDeadline()
         }
     }
+
+    /// Between requests with nothing of the next one received: what an operator calls an
+    /// idle keep-alive connection.
+    var isIdle: Bool { phase == .readingHead && !headStarted }
 
     /// Graceful shutdown began: an idle connection closes now; one with a request in
     /// progress finishes it and answers with `Connection: close`.

@@ -58,7 +58,8 @@ public final class HTTPServer: Sendable {
         let listener = try Listener(
             address: address, group: group, maxConnections: configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
-            openConnections: openConnections)
+            openConnections: openConnections,
+            onPause: Self.pauseReporter(configuration.observer))
         let tables = self.tables
         let configuration = self.configuration
         listener.start { channel in
@@ -71,8 +72,34 @@ public final class HTTPServer: Sendable {
         return listener.localAddress
     }
 
+    /// The listener's pause callback that tells `observer`, or nil.
+    private static func pauseReporter(_ observer: (any ServerObserver)?)
+        -> (@Sendable (AcceptPause) -> Void)?
+    {
+        guard let observer else { return nil }
+        return { reason in
+            switch reason {
+            case .connectionCap: observer.observe(.connectionCapReached)
+            case .resourcesExhausted: observer.observe(.acceptResourcesExhausted)
+            }
+        }
+    }
+
     /// Connections open right now, over all listeners.
     public var connectionCount: Int { openConnections.current }
+
+    /// Open connections and, of those, the idle keep-alive ones (waiting for a next
+    /// request). Each loop counts its own on its queue, so this awaits every loop once:
+    /// meant for a metrics scrape, not a hot path.
+    public func connectionCounts() async -> (open: Int, idle: Int) {
+        var idle = 0
+        for table in tables {
+            idle += await withCheckedContinuation { continuation in
+                table.loop.execute { continuation.resume(returning: table.idleCount) }
+            }
+        }
+        return (openConnections.current, idle)
+    }
 
     /// Graceful shutdown: stop accepting, close idle keep-alive connections, let requests
     /// in flight finish and answer (with `Connection: close`) until `drainDeadlineSeconds`,

@@ -25,6 +25,9 @@ final class LoopConnections: @unchecked Sendable {
 
     var count: Int { connections.count }
 
+    /// Connections waiting for a next request (on the loop: O(connections), for scrapes).
+    var idleCount: Int { connections.values.reduce(0) { $0 + ($1.isIdle ? 1 : 0) } }
+
     func startSweeping(intervalSeconds: Double) {
         loop.execute { [self] in
             guard sweeper == nil else { return }

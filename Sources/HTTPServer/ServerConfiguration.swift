@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// against the default in BENCHMARKS.md), and awaiting I/O still frees the loop, but
     /// a handler that computes for long holds up its loop's other connections.
     public var handlersRunOnLoop = false
+    /// Told about parse errors, deadlines, unrouted requests and accept pauses (for
+    /// metrics); nil: nobody listens.
+    public var observer: (any ServerObserver)?
 
     public init() {}
 }

@@ -36,12 +36,15 @@ public final class Listener: @unchecked Sendable {
     private var paused = false
     private var stopped = false
     private var acceptHandler: (@Sendable (SocketChannel) -> Void)?
+    /// Told on `queue` each time accepting pauses (for metrics).
+    private let onPause: (@Sendable (AcceptPause) -> Void)?
 
     /// Binds and listens (`SO_REUSEADDR`); accepting starts with `start`.
     public init(
         address: SocketAddress, group: EventLoopGroup, maxConnections: Int,
         backlog: Int32 = 1024, acceptBurst: Int = 64, retryDelaySeconds: Double = 0.1,
-        openConnections: ConnectionCounter = ConnectionCounter()
+        openConnections: ConnectionCounter = ConnectionCounter(),
+        onPause: (@Sendable (AcceptPause) -> Void)? = nil
     ) throws(TransportError) {
         BrokenPipe.ignore()
         let fd = tokenswap_socket_nonblocking(address.family, Int32(SOCK_STREAM.rawValue), 0)
@@ -72,6 +75,7 @@ public final class Listener: @unchecked Sendable {
         self.acceptBurst = acceptBurst
         self.retryDelaySeconds = retryDelaySeconds
         self.openConnections = openConnections
+        self.onPause = onPause
         self.queue = DispatchQueue(label: "tokenswap.accept.\(local.port)")
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // The listening fd is closed only after its source is cancelled (#833/#949).
@@ -110,7 +114,7 @@ public final class Listener: @unchecked Sendable {
         guard !stopped, let onAccept = acceptHandler else { return }
         for _ in 0..<acceptBurst {
             if openConnections.current >= maxConnections {
-                return pause()
+                return pause(.connectionCap)
             }
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -122,7 +126,7 @@ public final class Listener: @unchecked Sendable {
             guard client >= 0 else {
                 switch errno {
                 case EINTR, ECONNABORTED: continue  // signal, or the peer gave up in the backlog
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: return pause()
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: return pause(.resourcesExhausted)
                 default: return  // EAGAIN: backlog empty
                 }
             }
@@ -142,9 +146,10 @@ public final class Listener: @unchecked Sendable {
         }
     }
 
-    private func pause() {
+    private func pause(_ reason: AcceptPause) {
         guard !paused else { return }
         paused = true
+        onPause?(reason)
         source.suspend()
         queue.asyncAfter(deadline: .now() + retryDelaySeconds) { [self] in
             guard paused, !stopped else { return }
