@@ -66,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             Self.fail("\(error)")
         }
+        service.bootstrapMetrics()
         if sandbox {
             // On stderr: loud for a person at a terminal, and stdout's first line stays
             // the listening line that scripts wait for.

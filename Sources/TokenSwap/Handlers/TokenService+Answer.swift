@@ -3,7 +3,7 @@ import Logging
 
 extension TokenService {
     /// Runs one token request and logs the one line it gets: method, path, provider,
-    /// status, duration and outcome. Never a field value: codes and tokens stay out.
+    /// status, duration, outcome and request id. Never a field value: codes and tokens stay out.
     func answer(
         _ request: HTTPRequest, provider: Provider, grant: String,
         _ body: () async throws(TokenEndpointError) -> HTTPResponse
@@ -29,6 +29,9 @@ extension TokenService {
                 "provider": "\(provider.name)",
                 "grant": "\(grant)", "status": "\(response.status.code)", "outcome": "\(outcome)",
                 "duration_ms": "\(Int(milliseconds.rounded()))",
+                // Set by RequestPipeline; checked again so a bare handler never logs a
+                // header as it came.
+                "request_id": "\(RequestID.accepted(request.headers[RequestID.headerName]) ?? "-")",
             ])
         return response
     }

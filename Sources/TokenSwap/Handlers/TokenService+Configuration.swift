@@ -4,11 +4,13 @@ extension TokenService {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
     public init(
-        configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger
+        configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.init(
             keyRing: configuration.keyRing, transport: transport,
-            upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger)
+            upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
+            metrics: metrics)
     }
 
     /// Every token route of the configuration's providers.

@@ -15,7 +15,10 @@ extension TokenService {
                 throw .invalidRequest("refresh_token is missing")
             }
             let opened = try open(sealed, for: provider)
-            guard let raw = opened.plaintextString else { throw .unopenableToken }
+            guard let raw = opened.plaintextString else {
+                metrics.sealingFailed(.open, reason: "not_utf8")
+                throw .unopenableToken
+            }
             let tokens = try await exchange(.refreshToken(raw), with: provider)
             let answer: String
             if let rotated = tokens.refreshToken, rotated != raw {
@@ -31,10 +34,16 @@ extension TokenService {
 
     func open(_ sealed: String, for provider: Provider) throws(TokenEndpointError) -> OpenedToken {
         do {
-            return try keyRing.open(sealed, context: Self.context(provider))
+            let opened = try keyRing.open(sealed, context: Self.context(provider))
+            metrics.opened(keyID: opened.keyID)
+            return opened
         } catch .invalidToken {
+            // One bucket on purpose: the key ring does not say which check failed, so a
+            // client probing the format learns nothing, from answers or from metrics.
+            metrics.sealingFailed(.open, reason: "invalid_token")
             throw .unopenableToken
         } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "opening failed: \(error)")
         }
     }

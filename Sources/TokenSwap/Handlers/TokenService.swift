@@ -10,15 +10,18 @@ public struct TokenService: Sendable {
     public let transport: any UpstreamTransport
     public let upstreamTimeoutSeconds: Double
     public let logger: Logger
+    /// Upstream outcomes, sealing failures and opens by key id are counted here.
+    public let metrics: ServiceMetrics
 
     public init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
-        logger: Logger
+        logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.keyRing = keyRing
         self.transport = transport
         self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// What a sealed token is bound to: a token sealed for one provider or client id does
@@ -36,9 +39,18 @@ public struct TokenService: Sendable {
             answer = try await transport.send(
                 provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds)
         } catch {
+            metrics.upstream(provider: provider.name, UpstreamOutcome(error))
             throw TokenEndpointError(error)
         }
-        return try ProviderTokenResponse.interpret(answer)
+        do {
+            let interpreted = try ProviderTokenResponse.interpret(answer)
+            metrics.upstream(provider: provider.name, .ok)
+            return interpreted
+        } catch {
+            metrics.upstream(
+                provider: provider.name, UpstreamOutcome(status: answer.status.code, error: error))
+            throw error
+        }
     }
 
     /// Seals a raw provider refresh token for the client.
@@ -46,8 +58,10 @@ public struct TokenService: Sendable {
         do {
             return try keyRing.seal(rawToken, context: Self.context(provider))
         } catch .plaintextTooLong {
+            metrics.sealingFailed(.seal, reason: "too_long")
             throw .upstreamError(reason: "provider refresh token too long to seal")
         } catch {
+            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "sealing failed: \(error)")
         }
     }

@@ -9,11 +9,14 @@ public struct ServiceRoute: Sendable {
         /// Swap and refresh: they log their own line (with the upstream outcome) in
         /// `TokenService`, and are what a rate limit or CORS applies to.
         case token
-        /// `/healthz`, `/readyz` (and later `/metrics`): moved to the admin listener when
+        /// `/healthz`, `/readyz`, `/metrics`: moved to the admin listener when
         /// `TOKENSWAP_ADMIN_PORT` is set; never rate limited.
         case operations
         /// The embedded fake provider of `--sandbox`.
         case sandbox
+        /// `OPTIONS` on a token path, answered by the CORS policy (only registered when
+        /// `TOKENSWAP_CORS_ORIGINS` is set); never rate limited.
+        case preflight
     }
 
     public let kind: Kind

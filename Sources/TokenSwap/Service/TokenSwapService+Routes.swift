@@ -23,9 +23,24 @@ extension TokenSwapService {
         }
     }
 
+    /// `OPTIONS` on every token path, answered by the CORS policy; none when CORS is off
+    /// (OPTIONS then stays a 405 with `Allow: POST`).
+    static func preflightRoutes(for tokenRoutes: [ServiceRoute], _ cors: CORSPolicy?)
+        -> [ServiceRoute]
+    {
+        guard let cors else { return [] }
+        return tokenRoutes.map { route in
+            ServiceRoute(kind: .preflight, method: .options, path: route.path) { request in
+                cors.preflight(request)
+            }
+        }
+    }
+
     /// `GET /healthz`: the process is up. `GET /readyz`: configured, keys loaded, and not
-    /// draining (503 while draining).
-    static func operationsRoutes(_ readiness: Readiness) -> [ServiceRoute] {
+    /// draining (503 while draining). `GET /metrics`: Prometheus text format.
+    static func operationsRoutes(_ readiness: Readiness, _ metrics: ServiceMetrics)
+        -> [ServiceRoute]
+    {
         [
             ServiceRoute(kind: .operations, method: .get, path: "/healthz") { _ in
                 json(.ok, #"{"status":"ok"}"#)
@@ -37,6 +52,15 @@ extension TokenSwapService {
                         .serviceUnavailable,
                         #"{"error":"draining","error_description":"The service is shutting down."}"#
                     )
+            },
+            ServiceRoute(kind: .operations, method: .get, path: "/metrics") { _ in
+                HTTPResponse(
+                    status: .ok,
+                    headers: HTTPHeaders([
+                        ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                        ("Cache-Control", "no-store"),
+                    ]),
+                    body: await metrics.exposition())
             },
         ]
     }

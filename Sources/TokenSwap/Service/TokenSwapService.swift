@@ -10,13 +10,15 @@ import Transport
 /// signal, `drain`.
 ///
 /// Every handler is wrapped by `RequestPipeline.wrap`: the one place for per-request
-/// behaviour (logging today; metrics, CORS, rate limits, request ids).
+/// behaviour (logging, metrics, CORS, rate limits, request ids).
 public final class TokenSwapService: Sendable {
     public let configuration: ServiceConfiguration
     public let logger: Logger
     public let server: HTTPServer
     public let readiness: Readiness
     public let pipeline: RequestPipeline
+    /// Served by `GET /metrics`; also the server's observer.
+    public let metrics: ServiceMetrics
     /// The real upstream client; nil with `--sandbox`.
     let client: HTTPClient?
     /// The embedded fake provider; nil unless `--sandbox`.
@@ -59,16 +61,19 @@ public final class TokenSwapService: Sendable {
             self.sandbox = nil
             transport = client
         }
+        let metrics = ServiceMetrics()
+        self.metrics = metrics
         let tokens = TokenService(
-            configuration: configuration, transport: transport, logger: logger)
+            configuration: configuration, transport: transport, logger: logger, metrics: metrics)
         let readiness = Readiness()
         self.readiness = readiness
-        let pipeline = RequestPipeline(logger: logger)
+        let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
         self.pipeline = pipeline
 
+        let tokenRoutes = Self.tokenRoutes(tokens, configuration)
         let routes =
-            Self.tokenRoutes(tokens, configuration) + Self.operationsRoutes(readiness)
-            + Self.sandboxRoutes(sandbox)
+            tokenRoutes + Self.preflightRoutes(for: tokenRoutes, pipeline.cors)
+            + Self.operationsRoutes(readiness, metrics) + Self.sandboxRoutes(sandbox)
         let separateAdmin = configuration.adminPort != nil
         var main = Router()
         var admin = Router()
@@ -81,7 +86,10 @@ public final class TokenSwapService: Sendable {
             }
         }
         self.adminRouter = separateAdmin ? admin : nil
+        var serverConfiguration = serverConfiguration
+        serverConfiguration.observer = metrics
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
+        metrics.attach(server)
     }
 
     /// Opens the listeners: `host:port`, and the admin port on the same host when

@@ -1,0 +1,64 @@
+import Prometheus
+
+/// Every series the service exports, with its help text, in one place: the registry
+/// refuses one name registered with two help texts or two types, so each is written once.
+enum MetricName {
+    static var requests: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_requests_total",
+            "Requests answered, by route (the registered path; unmatched for 404/405), method, status."
+        )
+    }
+    static var requestDuration: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_request_duration_seconds",
+            "Time from the request being handed to its route to the response, by route and method.")
+    }
+    static var rejections: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_rejections_total",
+            "Requests or connections refused before a handler answered, by reason.")
+    }
+    static var parseErrors: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_parse_errors_total",
+            "Malformed or oversized requests, by answered status and parser reason.")
+    }
+    static var connectionsOpen: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_connections_open", "Open client connections, over all listeners.")
+    }
+    static var connectionsIdle: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_http_connections_idle",
+            "Open client connections waiting for a next request (keep-alive).")
+    }
+    static var upstream: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_upstream_requests_total",
+            "Calls to a provider's token endpoint, by provider and outcome.")
+    }
+    static var sealingFailures: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_sealing_failures_total",
+            "Refresh tokens that could not be opened or sealed, by operation and reason.")
+    }
+    static var opens: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_sealed_token_opens_total",
+            "Sealed refresh tokens opened, by the key id that opened them (key ids are not secret)."
+        )
+    }
+
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
+    /// Latency buckets, in seconds: a token call is a provider round trip (tens to
+    /// hundreds of milliseconds), bounded by the upstream deadline (10 s by default).
+    static let durationBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+}

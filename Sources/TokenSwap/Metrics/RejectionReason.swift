@@ -1,0 +1,16 @@
+/// Why a request or connection was turned away before a handler answered: the `reason`
+/// label of `tokenswap_http_rejections_total`.
+public enum RejectionReason: String, Sendable, CaseIterable {
+    /// Broke the framing rules or a size limit (details in the parse error series).
+    case malformed
+    case headerTimeout = "header_timeout"
+    case bodyTimeout = "body_timeout"
+    case idleTimeout = "idle_timeout"
+    case writeTimeout = "write_timeout"
+    /// Accepting paused at `maxConnections` (connections wait in the backlog).
+    case connectionCap = "connection_cap"
+    /// Accepting paused for lack of descriptors or memory.
+    case acceptResources = "accept_resources"
+    /// tokenswap's own per-client rate limit (`TOKENSWAP_RATE_LIMIT`).
+    case rateLimited = "rate_limited"
+}

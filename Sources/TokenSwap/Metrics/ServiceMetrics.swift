@@ -1,0 +1,90 @@
+import HTTPServer
+import Prometheus
+import Synchronization
+
+/// The service's metrics, in a Prometheus registry owned by this instance (not the
+/// process-wide default, so several services in one test process never share counts),
+/// rendered by `GET /metrics` in the text exposition format.
+///
+/// Every label is bounded: routes are the registered paths (404/405 count as
+/// `unmatched`), providers and key ids come from the configuration, outcomes, reasons
+/// and statuses are closed sets. Nothing from a request (path, header, token) is a label.
+public final class ServiceMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    private let rejections: [RejectionReason: Counter]
+    private let connectionsOpen: Gauge
+    private let connectionsIdle: Gauge
+    private let unmatched: RouteMetrics
+    /// Asked for open/idle connection counts at each scrape; set once the server exists.
+    private let connectionSource = Mutex<(@Sendable () async -> (open: Int, idle: Int))?>(nil)
+
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        var rejections: [RejectionReason: Counter] = [:]
+        // Registered up front so every reason is exported (as 0) from the first scrape.
+        for reason in RejectionReason.allCases {
+            rejections[reason] = registry.makeCounter(
+                descriptor: MetricName.rejections, labels: [("reason", reason.rawValue)])
+        }
+        self.rejections = rejections
+        connectionsOpen = registry.makeGauge(descriptor: MetricName.connectionsOpen)
+        connectionsIdle = registry.makeGauge(descriptor: MetricName.connectionsIdle)
+        unmatched = RouteMetrics(registry: registry, route: "unmatched", method: "unmatched")
+    }
+
+    /// The series of one route, for `RequestPipeline.wrap` to keep.
+    func route(_ path: String, method: String) -> RouteMetrics {
+        RouteMetrics(registry: registry, route: path, method: method)
+    }
+
+    func rejected(_ reason: RejectionReason) {
+        rejections[reason]?.increment()
+    }
+
+    func upstream(provider: String, _ outcome: UpstreamOutcome) {
+        registry.makeCounter(
+            descriptor: MetricName.upstream,
+            labels: [("provider", provider), ("outcome", outcome.rawValue)]
+        ).increment()
+    }
+
+    func sealingFailed(_ operation: SealingOperation, reason: String) {
+        registry.makeCounter(
+            descriptor: MetricName.sealingFailures,
+            labels: [("operation", operation.rawValue), ("reason", reason)]
+        ).increment()
+    }
+
+    /// `kid` is a key ring id: public, and bounded by the configured ring.
+    func opened(keyID kid: String) {
+        registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)]).increment()
+    }
+
+    func unrouted(status: Int) {
+        unmatched.count(status: status)
+    }
+
+    func malformed(status: Int, reason: String) {
+        rejected(.malformed)
+        registry.makeCounter(
+            descriptor: MetricName.parseErrors,
+            labels: [("status", String(status)), ("reason", reason)]
+        ).increment()
+    }
+
+    /// Where the connection gauges come from (the service's HTTP server).
+    public func attach(_ server: HTTPServer) {
+        connectionSource.withLock { $0 = { await server.connectionCounts() } }
+    }
+
+    /// The text exposition, gauges refreshed first.
+    public func exposition() async -> [UInt8] {
+        if let source = connectionSource.withLock({ $0 }) {
+            let counts = await source()
+            connectionsOpen.set(Double(counts.open))
+            connectionsIdle.set(Double(counts.idle))
+        }
+        return registry.emitToBuffer()
+    }
+}

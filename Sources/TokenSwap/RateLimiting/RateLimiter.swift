@@ -1,0 +1,87 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Token buckets per client address (`TOKENSWAP_RATE_LIMIT` per second, burst
+/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory.
+///
+/// The table is split into shards, each behind its own `Mutex`, so requests from
+/// different clients rarely wait for each other. Each shard holds at most
+/// `capacity / shardCount` buckets. When a new client arrives at a full shard, every
+/// bucket that has refilled completely is dropped (a full bucket is the same as no
+/// bucket); if none has, the least recently used one is. A client rotating source
+/// addresses therefore costs a bounded table, and at worst gets an evicted victim's
+/// bucket back full: the limit degrades for the victim, memory never grows.
+public final class RateLimiter: Sendable {
+    public let ratePerSecond: Double
+    public let burst: Int
+    public let capacity: Int
+    private let shards: [Shard]
+    private let clock: @Sendable () -> Double
+
+    /// One lock and its part of the table (a class: a `Mutex` cannot sit in an array).
+    private final class Shard: Sendable {
+        let buckets = Mutex<[String: TokenBucket]>([:])
+    }
+
+    /// - Parameters:
+    ///   - capacity: most clients tracked at once, over all shards.
+    ///   - clock: monotonic seconds; injected by tests.
+    public init(
+        ratePerSecond: Double, burst: Int, capacity: Int = 100_000, shardCount: Int = 16,
+        clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds
+    ) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = max(1, burst)
+        let shardCount = max(1, shardCount)
+        self.capacity = max(shardCount, capacity)
+        self.shards = (0..<shardCount).map { _ in Shard() }
+        self.clock = clock
+    }
+
+    /// Takes one request's token for `client` (an address).
+    public func take(for client: String) -> RateDecision {
+        let now = clock()
+        let perShard = capacity / shards.count
+        let (rate, burst) = (ratePerSecond, self.burst)
+        return shards[shardIndex(client)].buckets.withLock { buckets in
+            if buckets[client] == nil, buckets.count >= perShard {
+                Self.makeRoom(in: &buckets, limit: perShard, now: now, rate: rate, burst: burst)
+            }
+            var bucket = buckets[client] ?? TokenBucket(burst: burst, now: now)
+            let decision = bucket.take(now: now, rate: rate, burst: burst)
+            buckets[client] = bucket
+            return decision
+        }
+    }
+
+    /// Buckets held right now (for tests and the bound).
+    public var trackedClients: Int {
+        shards.reduce(0) { total, shard in total + shard.buckets.withLock { $0.count } }
+    }
+
+    private static func makeRoom(
+        in buckets: inout [String: TokenBucket], limit: Int, now: Double, rate: Double, burst: Int
+    ) {
+        buckets = buckets.filter { !$0.value.isFull(now: now, rate: rate, burst: burst) }
+        guard buckets.count >= limit,
+            let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key
+        else { return }
+        buckets[oldest] = nil
+    }
+
+    private func shardIndex(_ client: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(client)
+        return Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))
+    }
+
+    /// Seconds since boot (CLOCK_MONOTONIC): never jumps with the wall clock.
+    public static let monotonicSeconds: @Sendable () -> Double = {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

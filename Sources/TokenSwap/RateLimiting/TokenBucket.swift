@@ -1,0 +1,39 @@
+/// One client's allowance (the token bucket algorithm): it holds up to `burst` tokens,
+/// refills at `rate` per second, and each request takes one. Times are seconds on a
+/// monotonic clock, passed in, so the arithmetic is tested without sleeping.
+struct TokenBucket: Sendable, Equatable {
+    private(set) var tokens: Double
+    /// When `tokens` was last brought up to date.
+    private(set) var updated: Double
+
+    /// A new client starts with the whole burst.
+    init(burst: Int, now: Double) {
+        tokens = Double(burst)
+        updated = now
+    }
+
+    /// Takes one token if there is one. Otherwise the whole seconds until there will be
+    /// (at least 1, for `Retry-After`).
+    mutating func take(now: Double, rate: Double, burst: Int) -> RateDecision {
+        refill(now: now, rate: rate, burst: burst)
+        if tokens >= 1 {
+            tokens -= 1
+            return .allowed
+        }
+        let wait = (1 - tokens) / rate
+        return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+    }
+
+    /// True when the bucket has refilled completely: forgetting it changes nothing, since
+    /// a new bucket starts full too.
+    func isFull(now: Double, rate: Double, burst: Int) -> Bool {
+        tokens + max(0, now - updated) * rate >= Double(burst)
+    }
+
+    private mutating func refill(now: Double, rate: Double, burst: Int) {
+        // A clock that went backwards (it should not: monotonic) adds nothing.
+        let elapsed = max(0, now - updated)
+        tokens = min(Double(burst), tokens + elapsed * rate)
+        updated = max(updated, now)
+    }
+}

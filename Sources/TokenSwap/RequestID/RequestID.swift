@@ -1,0 +1,50 @@
+/// The `X-Request-Id` of a request: the client's (or a proxy's) when it is a safe token,
+/// otherwise a fresh one, echoed in the response and written in the request's log line
+/// so one request can be followed from client to proxy to provider call.
+public enum RequestID {
+    public static let headerName = "X-Request-Id"
+    /// Longer ids are replaced: a log line must not be blown up by a header.
+    public static let maxLength = 128
+
+    /// The id as sent if it is 1...`maxLength` token characters (RFC 9110 §5.6.2: visible
+    /// ASCII without separators, so it cannot break a header, a log line or JSON);
+    /// nil otherwise.
+    public static func accepted(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= maxLength,
+            value.utf8.allSatisfy(isTokenCharacter)
+        else { return nil }
+        return value
+    }
+
+    /// A new id: 128 random bits as 32 lowercase hex digits.
+    public static func mint() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = UInt64.random(in: .min ... .max, using: &generator)
+        let low = UInt64.random(in: .min ... .max, using: &generator)
+        return hex(high) + hex(low)
+    }
+
+    /// The request's id: the accepted one, or a fresh one.
+    public static func resolve(_ value: String?) -> String {
+        accepted(value) ?? mint()
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" /
+    /// "`" / "|" / "~" / DIGIT / ALPHA
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+}
