@@ -30,8 +30,10 @@ public struct CORSPolicy: Sendable {
 
     public func decision(origin: String?) -> CORSDecision {
         guard let origin else { return .notCrossOrigin }
+        // `*` is the configuration's wildcard, never an origin a browser sends.
+        guard origin != "*" else { return .denied }
         if origins.contains(origin)
-            || (allowsAnyOrigin && SettingSyntax.isCORSOrigin(origin) && origin != "*")
+            || (allowsAnyOrigin && SettingSyntax.isCORSOrigin(origin))
         {
             return .allowed(origin: origin)
         }

@@ -8,20 +8,24 @@ final class RouteMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let route: String
     private let method: String
-    private let duration: DurationHistogram
+    /// nil for series that are counted but not timed (`unmatched`).
+    private let duration: DurationHistogram?
     private let byStatus = Mutex<[Int: Counter]>([:])
 
-    init(registry: PrometheusCollectorRegistry, route: String, method: String) {
+    init(registry: PrometheusCollectorRegistry, route: String, method: String, timed: Bool = true) {
         self.registry = registry
         self.route = route
         self.method = method
-        self.duration = registry.makeDurationHistogram(
-            descriptor: MetricName.requestDuration, labels: [("route", route), ("method", method)],
-            buckets: MetricName.durationBuckets)
+        self.duration =
+            timed
+            ? registry.makeDurationHistogram(
+                descriptor: MetricName.requestDuration,
+                labels: [("route", route), ("method", method)],
+                buckets: MetricName.durationBuckets) : nil
     }
 
     func record(status: Int, duration elapsed: Duration) {
-        duration.record(elapsed)
+        duration?.record(elapsed)
         counter(status: status).increment()
     }
 

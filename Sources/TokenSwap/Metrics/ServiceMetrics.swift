@@ -30,7 +30,8 @@ public final class ServiceMetrics: Sendable {
         self.rejections = rejections
         connectionsOpen = registry.makeGauge(descriptor: MetricName.connectionsOpen)
         connectionsIdle = registry.makeGauge(descriptor: MetricName.connectionsIdle)
-        unmatched = RouteMetrics(registry: registry, route: "unmatched", method: "unmatched")
+        unmatched = RouteMetrics(
+            registry: registry, route: "unmatched", method: "unmatched", timed: false)
     }
 
     /// The series of one route, for `RequestPipeline.wrap` to keep.

@@ -14,15 +14,16 @@ struct AddressPrefix: Sendable, Equatable {
     init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count <= 2, let address = Self.parseAddress(parts[0]) else { return nil }
+        let written6 = parts[0].contains(":")
         var length = address.count * 8
         if parts.count == 2 {
             let digits = parts[1]
             guard (1...3).contains(digits.count),
                 digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                let bits = Int(digits), bits <= length
+                let bits = Int(digits), bits <= (written6 ? 128 : 32)
             else { return nil }
             // A mapped IPv6 prefix covers the IPv4 bits after the first 96.
-            if address.count == 4, parts[0].contains(":") {
+            if address.count == 4, written6 {
                 guard bits >= 96 else { return nil }
                 length = bits - 96
             } else {

@@ -1,0 +1,98 @@
+import Synchronization
+import Testing
+
+@testable import TokenSwap
+
+/// The token bucket and the bounded, sharded table of them, on an injected clock.
+@Suite struct TokenBucketTests {
+    /// A clock the test moves by hand.
+    final class ManualClock: Sendable {
+        private let seconds = Mutex<Double>(1000)
+        func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+        var now: @Sendable () -> Double { { [self] in seconds.withLock { $0 } } }
+    }
+
+    @Test func aFullBurstThenTheRate() {
+        var bucket = TokenBucket(burst: 3, now: 0)
+        for _ in 0..<3 { #expect(bucket.take(now: 0, rate: 2, burst: 3) == .allowed) }
+        #expect(bucket.take(now: 0, rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
+        // Half a second at 2/s gives one token back, and only one.
+        #expect(bucket.take(now: 0.5, rate: 2, burst: 3) == .allowed)
+        #expect(bucket.take(now: 0.5, rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
+        // A long pause refills to the burst, never beyond it.
+        for _ in 0..<3 { #expect(bucket.take(now: 100, rate: 2, burst: 3) == .allowed) }
+        #expect(bucket.take(now: 100, rate: 2, burst: 3) != .allowed)
+    }
+
+    @Test(arguments: [
+        // rate per second, expected Retry-After with an empty bucket
+        (0.1, 10), (0.25, 4), (0.3, 4), (1.0, 1), (50.0, 1),
+    ])
+    func retryAfterIsTheWholeSecondsUntilTheNextToken(rate: Double, seconds: Int) {
+        var bucket = TokenBucket(burst: 1, now: 0)
+        #expect(bucket.take(now: 0, rate: rate, burst: 1) == .allowed)
+        #expect(bucket.take(now: 0, rate: rate, burst: 1) == .limited(retryAfterSeconds: seconds))
+    }
+
+    @Test func aClockGoingBackwardsAddsNothing() {
+        var bucket = TokenBucket(burst: 1, now: 10)
+        #expect(bucket.take(now: 10, rate: 1, burst: 1) == .allowed)
+        #expect(bucket.take(now: 5, rate: 1, burst: 1) != .allowed)
+        #expect(bucket.take(now: 10.5, rate: 1, burst: 1) != .allowed)
+        #expect(bucket.take(now: 11, rate: 1, burst: 1) == .allowed)
+    }
+
+    @Test func clientsHaveTheirOwnBuckets() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(ratePerSecond: 1, burst: 1, clock: clock.now)
+        #expect(limiter.take(for: "10.0.0.1") == .allowed)
+        #expect(limiter.take(for: "10.0.0.1") == .limited(retryAfterSeconds: 1))
+        #expect(limiter.take(for: "10.0.0.2") == .allowed)
+        clock.advance(1)
+        #expect(limiter.take(for: "10.0.0.1") == .allowed)
+    }
+
+    @Test func rotatingAddressesCannotGrowTheTable() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(
+            ratePerSecond: 1, burst: 5, capacity: 64, shardCount: 4, clock: clock.now)
+        for i in 0..<10_000 {
+            _ = limiter.take(for: "10.\(i / 65536).\((i / 256) % 256).\(i % 256)")
+            #expect(limiter.trackedClients <= 64)
+        }
+        // A client being limited right now keeps its bucket while idle ones make room.
+        let busy = RateLimiter(
+            ratePerSecond: 0.001, burst: 1, capacity: 4, shardCount: 1, clock: clock.now)
+        #expect(busy.take(for: "victim") == .allowed)
+        for i in 0..<2 { _ = busy.take(for: "other-\(i)") }
+        #expect(busy.take(for: "victim") != .allowed)
+    }
+
+    @Test func fullBucketsAreDroppedFirst() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(
+            ratePerSecond: 1, burst: 1, capacity: 2, shardCount: 1, clock: clock.now)
+        #expect(limiter.take(for: "a") == .allowed)
+        clock.advance(5)  // a refilled: forgetting it changes nothing
+        #expect(limiter.take(for: "b") == .allowed)
+        #expect(limiter.take(for: "c") == .allowed)
+        #expect(limiter.trackedClients == 2)
+        #expect(limiter.take(for: "b") == .limited(retryAfterSeconds: 1))
+    }
+
+    @Test func concurrentTakesNeverHandOutMoreThanTheBurst() async {
+        let clock = ManualClock()
+        let limiter = RateLimiter(ratePerSecond: 1, burst: 50, clock: clock.now)
+        let allowed = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var count = 0
+                    for _ in 0..<100 where limiter.take(for: "one") == .allowed { count += 1 }
+                    return count
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(allowed == 50)
+    }
+}
