@@ -57,8 +57,16 @@ import Testing
 
         #expect(try await server.stop() == 0)
         // The output really is captured: one line per request, with its status.
-        #expect(server.standardOutput.contains("path=/v1/swap provider=spotify status=200"))
-        #expect(server.standardOutput.contains("path=/sandbox/authorize status=302"))
+        let lines = server.standardOutput.split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.contains("path=/v1/swap provider=spotify request_id=")
+                    && $0.hasSuffix("status=200")
+            })
+        #expect(
+            lines.contains {
+                $0.contains("path=/sandbox/authorize request_id=") && $0.hasSuffix("status=302")
+            })
         expectNoSecrets(
             in: [server.standardOutput],
             [code, access, sealed, rotated, newAccess, again.string("refresh_token") ?? ""])

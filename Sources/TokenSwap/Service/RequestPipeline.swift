@@ -59,7 +59,12 @@ public struct RequestPipeline: Sendable {
             response.headers.replaceOrAdd(name: RequestID.headerName, value: requestID)
             let elapsed = ContinuousClock.now - started
             series?.record(status: response.status.code, duration: elapsed)
-            if !logged { Self.log(pipeline.logger, request, response, elapsed: elapsed) }
+            if !logged {
+                Self.log(
+                    pipeline.logger, request, response, elapsed: elapsed,
+                    outcome: kind == .token
+                        ? TokenEndpointError.rateLimited(retryAfterSeconds: 1).errorCode : nil)
+            }
             return response
         }
     }
@@ -75,20 +80,22 @@ public struct RequestPipeline: Sendable {
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE
-    /// challenge and redirect), status, duration and request id.
+    /// challenge and redirect), status, duration and request id; `outcome` for a token
+    /// request the pipeline answered itself (`rate_limited`).
     static func log(
-        _ logger: Logger, _ request: HTTPRequest, _ response: HTTPResponse, elapsed: Duration
+        _ logger: Logger, _ request: HTTPRequest, _ response: HTTPResponse, elapsed: Duration,
+        outcome: String? = nil
     ) {
         let milliseconds =
             Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15
-        logger.info(
-            "request",
-            metadata: [
-                "method": "\(request.method)", "path": "\(request.path)",
-                "status": "\(response.status.code)",
-                "duration_ms": "\(Int(milliseconds.rounded()))",
-                "request_id": "\(request.headers[RequestID.headerName] ?? "-")",
-            ])
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method)", "path": "\(request.path)",
+            "status": "\(response.status.code)",
+            "duration_ms": "\(Int(milliseconds.rounded()))",
+            "request_id": "\(request.headers[RequestID.headerName] ?? "-")",
+        ]
+        if let outcome { metadata["outcome"] = "\(outcome)" }
+        logger.info("request", metadata: metadata)
     }
 }
