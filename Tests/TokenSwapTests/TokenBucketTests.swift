@@ -68,6 +68,24 @@ import Testing
         #expect(busy.take(for: "victim") != .allowed)
     }
 
+    @Test func aFullTableEvictsTheLeastRecentlyUsed() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(
+            ratePerSecond: 0.0001, burst: 1, capacity: 8, shardCount: 1, clock: clock.now)
+        for i in 0..<8 {
+            clock.advance(0.01)
+            #expect(limiter.take(for: "c\(i)") == .allowed)
+        }
+        clock.advance(0.01)
+        #expect(limiter.take(for: "c0") != .allowed)  // c0 is now the most recent
+        clock.advance(0.01)
+        #expect(limiter.take(for: "new") == .allowed)
+        #expect(limiter.trackedClients == 8)
+        // c1 was the least recently used: forgotten, so it starts full again; c0 was kept.
+        #expect(limiter.take(for: "c1") == .allowed)
+        #expect(limiter.take(for: "c0") != .allowed)
+    }
+
     @Test func fullBucketsAreDroppedFirst() {
         let clock = ManualClock()
         let limiter = RateLimiter(

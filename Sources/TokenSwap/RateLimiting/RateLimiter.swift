@@ -11,9 +11,10 @@ import Synchronization
 /// different clients rarely wait for each other. Each shard holds at most
 /// `capacity / shardCount` buckets. When a new client arrives at a full shard, every
 /// bucket that has refilled completely is dropped (a full bucket is the same as no
-/// bucket); if none has, the least recently used one is. A client rotating source
-/// addresses therefore costs a bounded table, and at worst gets an evicted victim's
-/// bucket back full: the limit degrades for the victim, memory never grows.
+/// bucket); if the shard is still full, its least recently used eighth is. A client
+/// rotating source addresses therefore costs a bounded table, and at worst gets an
+/// evicted victim's bucket back full: the limit degrades for the victim, memory never
+/// grows.
 public final class RateLimiter: Sendable {
     public let ratePerSecond: Double
     public let burst: Int
@@ -66,10 +67,12 @@ public final class RateLimiter: Sendable {
         in buckets: inout [String: TokenBucket], limit: Int, now: Double, rate: Double, burst: Int
     ) {
         buckets = buckets.filter { !$0.value.isFull(now: now, rate: rate, burst: burst) }
-        guard buckets.count >= limit,
-            let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key
-        else { return }
-        buckets[oldest] = nil
+        guard buckets.count >= limit else { return }
+        // An eighth at once, least recently used first: the O(n log n) pass then runs once
+        // per limit/8 new clients, not for each one of a flood.
+        let evicted = buckets.sorted { $0.value.updated < $1.value.updated }.prefix(
+            max(1, limit / 8))
+        for (client, _) in evicted { buckets[client] = nil }
     }
 
     private func shardIndex(_ client: String) -> Int {
