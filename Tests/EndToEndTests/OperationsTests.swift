@@ -1,4 +1,5 @@
 import Foundation
+import RegexBuilder
 import Testing
 
 #if canImport(Glibc)
@@ -12,8 +13,13 @@ import Testing
     /// One sample of the text exposition: `name{labels} value`. A function: a Regex is
     /// not Sendable, so it cannot be a static constant.
     static func isSample(_ line: Substring) -> Bool {
-        let sample = #/[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"\\]*",?)*\})? -?[0-9.e+Inf]+/#
-        return line.wholeMatch(of: sample) != nil
+        let name = #/[a-zA-Z_:][a-zA-Z0-9_:]*/#
+        let labels = #/\{([a-zA-Z_][a-zA-Z0-9_]*="[^"\\]*",?)*\}/#
+        let value = #/-?[0-9.e+Inf]+/#
+        return line.wholeMatch(
+            of: Regex {
+                name; Optionally { labels }; " "; value
+            }) != nil
     }
 
     /// The body of GET /metrics, after checking every line is a comment or a sample.
