@@ -40,6 +40,7 @@ prove_binary() {
 prove_start_tokenswap() {
     local prefix="$1"
     shift
+    : >"$prefix.out"
     "$bin" serve --host 127.0.0.1 --port 0 "$@" >"$prefix.out" 2>"$prefix.err" &
     ts_pid=$!
     prove_pids+=("$ts_pid")
@@ -84,6 +85,7 @@ prove_rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null; }
 prove_stub() {
     local mode="$1" prefix="$2"
     shift 2
+    : >"$prefix.out"
     python3 "$prove_lib/stub_provider.py" --mode "$mode" "$@" >"$prefix.out" 2>"$prefix.err" &
     stub_pid=$!
     prove_pids+=("$stub_pid")
