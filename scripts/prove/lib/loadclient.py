@@ -103,8 +103,14 @@ class Stats:
         self.max_latency_by_outcome = {}
         self.first_failure = {}
         self.started = time.monotonic()
+        self.records = None  # (start, end, outcome) per request when --mark-file is given
+        self.mark = None
 
-    def add(self, kind, outcome, latency, fresh):
+    def add(self, kind, outcome, latency, fresh, start=None):
+        if outcome in ("no-response", "partial-response", "reset-before-send") and not fresh:
+            outcome += "-reused"  # a kept-alive connection the server may close when idle
+        if start is not None and self.records is not None:
+            self.records.append((start, time.monotonic(), outcome))
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
         key = kind + " " + outcome
         self.by_kind[key] = self.by_kind.get(key, 0) + 1
@@ -147,7 +153,7 @@ async def worker(args, stats, deadline, budget, kinds):
             writer.write(request)
             await writer.drain()
         except (ConnectionError, OSError):
-            stats.add(kind, "reset-before-send", None, fresh)
+            stats.add(kind, "reset-before-send", None, fresh, start)
             writer.close()
             reader = writer = None
             continue
@@ -159,7 +165,7 @@ async def worker(args, stats, deadline, budget, kinds):
             outcome, server_close = o.name, True
         except asyncio.TimeoutError:
             outcome, server_close = "timeout", True
-        stats.add(kind, outcome, time.monotonic() - start, fresh)
+        stats.add(kind, outcome, time.monotonic() - start, fresh, start)
         if close or server_close:
             writer.close()
             reader = writer = None
@@ -174,6 +180,13 @@ async def watch_file(args):
     args.stop_flag[0] = True
 
 
+async def watch_mark(args, stats):
+    import os
+    while not os.path.exists(args.mark_file):
+        await asyncio.sleep(0.002)
+    stats.mark = time.monotonic()
+
+
 async def main():
     p = argparse.ArgumentParser()
     p.add_argument("--port", type=int, required=True)
@@ -186,6 +199,8 @@ async def main():
     p.add_argument("--timeout", type=float, default=30)
     p.add_argument("--until-file")
     p.add_argument("--json")
+    p.add_argument("--mark-file", help="when this file appears (e.g. SIGTERM sent), note the "
+                   "time; the report then counts requests in flight at that moment")
     args = p.parse_args()
     args.stop_flag = [False]
     kinds = []
@@ -198,6 +213,9 @@ async def main():
     tasks = [worker(args, stats, deadline, budget, kinds) for _ in range(args.concurrency)]
     if args.until_file:
         asyncio.ensure_future(watch_file(args))
+    if args.mark_file:
+        stats.records = []
+        asyncio.ensure_future(watch_mark(args, stats))
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - stats.started
     lat = sorted(stats.latencies)
@@ -217,6 +235,18 @@ async def main():
                                       for k, v in sorted(stats.max_latency_by_outcome.items())},
         "first_failure": stats.first_failure,
     }
+    if stats.records is not None:
+        in_flight, after = {}, {}
+        for start, end, outcome in stats.records:
+            if stats.mark is None:
+                continue
+            if start < stats.mark < end:
+                in_flight[outcome] = in_flight.get(outcome, 0) + 1
+            elif start >= stats.mark:
+                after[outcome] = after.get(outcome, 0) + 1
+        result["mark_at_s"] = round(stats.mark - stats.started, 3) if stats.mark else None
+        result["in_flight_at_mark"] = dict(sorted(in_flight.items()))
+        result["started_after_mark"] = dict(sorted(after.items()))
     text = json.dumps(result)
     if args.json:
         with open(args.json, "w") as f:
