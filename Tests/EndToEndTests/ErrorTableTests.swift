@@ -62,7 +62,7 @@ import Testing
         ProviderRow(
             description: "slower than TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", status: 200,
             headers: [], body: #"{"access_token":"late","token_type":"Bearer"}"#, mode: "slow",
-            delayMilliseconds: 3000, expectStatus: 504, expectError: "upstream_timeout"),
+            delayMilliseconds: 5000, expectStatus: 504, expectError: "upstream_timeout"),
     ]
 
     @Test(arguments: providerRows)
@@ -199,10 +199,11 @@ import Testing
         #expect(try await stack.finish(secrets: []) == 0)
     }
 
-    /// A port nothing listens on: bound, then closed.
-    static func closedPort() throws -> UInt16 {
+    /// A port nothing listens on and nothing else can take while the test runs: bound but
+    /// never listening, so a connect is refused (a closed port could be reused by another
+    /// test's server in between). Close the returned descriptor at the end.
+    static func refusingPort() throws -> (port: UInt16, descriptor: Int32) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -212,14 +213,18 @@ import Testing
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw EndToEndFailure("bind: errno \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
+        guard fd >= 0, bound else {
+            close(fd)
+            throw EndToEndFailure("bind: errno \(errno)")
+        }
+        return (UInt16(bigEndian: address.sin_port), fd)
     }
 
     @Test func unreachableProviderIs502UpstreamUnreachable() async throws {
         let deployment = Deployment()
         let keys = Deployment.newKey("A")
-        let port = try Self.closedPort()
+        let (port, descriptor) = try Self.refusingPort()
+        defer { close(descriptor) }
         let server = try await TokenSwapProcess.serve(
             environment: deployment.environment(
                 tokenURL: "http://127.0.0.1:\(port)/api/token", keys: keys))

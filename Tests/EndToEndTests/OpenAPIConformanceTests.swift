@@ -93,7 +93,7 @@ import Testing
         for answer in providerAnswers {
             try await stack.stub.answer(
                 status: answer.status, headers: answer.headers, body: answer.body,
-                mode: answer.mode, delayMilliseconds: answer.mode == "slow" ? 1500 : 0)
+                mode: answer.mode, delayMilliseconds: answer.mode == "slow" ? 5000 : 0)
             for path in tokenPaths {
                 record(
                     "POST", path,
