@@ -61,17 +61,24 @@ let package = Package(
             ]
         ),
 
+        // Test support: child processes spawned and reaped without Foundation's Process.
+        .target(name: "CChildProcess", path: "Tests/CChildProcess"),
+        .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport", "TestSupport"]),
         // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
         .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"],
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).
-        .testTarget(name: "EndToEndTests", dependencies: ["HTTPCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
