@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -27,59 +28,44 @@ import Testing
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
     /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).
-    static func launch(fileLimit: Int? = nil) throws -> (Process, UInt16, Pipe) {
-        let process = Process()
+    static func launch(fileLimit: Int? = nil) throws -> (ChildProcess, UInt16) {
         // --sandbox: serving needs a configuration, and the sandbox needs none.
         let arguments = ["serve", "--sandbox", "--host", "127.0.0.1", "--port", "0"]
-        if let fileLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments =
-                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try binary().path]
-                + arguments
-        } else {
-            process.executableURL = try binary()
-            process.arguments = arguments
-        }
-        // No access log: nobody reads the pipe after the first line, and a full pipe
-        // would block the server.
         var environment = ProcessInfo.processInfo.environment
         environment["TOKENSWAP_LOG_LEVEL"] = "warning"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line: [UInt8] = []
-        let handle = output.fileHandleForReading
-        while !line.contains(10) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(contentsOf: chunk)
+        let child: ChildProcess
+        if let fileLimit {
+            child = try ChildProcess(
+                "/bin/sh",
+                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try binary().path]
+                    + arguments, environment: environment)
+        } else {
+            child = try ChildProcess(try binary().path, arguments, environment: environment)
         }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("tokenswap listening on 127.0.0.1:"),
-            let port = UInt16(
-                text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines)
-                    ?? "")
+        guard let portText = child.stdout.waitForLine(prefix: "tokenswap listening on 127.0.0.1:"),
+            let port = UInt16(portText)
         else {
-            process.terminate()
-            throw RawClient.Failure(description: "unexpected first line: \(text)")
+            child.kill()
+            throw RawClient.Failure(
+                description: "no listening line; stdout: \(child.stdout.text.prefix(500))")
         }
-        return (process, port, output)
+        return (child, port)
     }
 
-    static func exitStatus(of process: Process, withinSeconds seconds: Double) async throws
+    /// The exit code within `seconds`, nil if still running (a signal death is its negation).
+    static func exitStatus(of child: ChildProcess, withinSeconds seconds: Double) async
         -> Int32?
     {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        switch await child.exitStatus(timeoutSeconds: seconds) {
+        case .exited(let code): code
+        case .signalled(let signal): -signal
+        case nil: nil
         }
-        return process.isRunning ? nil : process.terminationStatus
     }
 
     @Test func servesHealthzAndTheJSON404() async throws {
-        let (process, port, _) = try Self.launch()
-        defer { if process.isRunning { process.terminate() } }
+        let (process, port) = try Self.launch()
+        defer { process.kill() }
         let client = try RawClient(port: port)
         try await client.send(
             "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /other HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -91,13 +77,13 @@ import Testing
         let missing = try await client.readResponse()
         #expect(missing.statusCode == 404)
         #expect(missing.bodyText.hasPrefix(#"{"error":"not_found","error_description":""#))
-        kill(process.processIdentifier, SIGINT)
-        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        process.signal(SIGINT)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
     }
 
     @Test func sigtermDrainsARequestInFlightThenExitsZero() async throws {
-        let (process, port, _) = try Self.launch()
-        defer { if process.isRunning { process.terminate() } }
+        let (process, port) = try Self.launch()
+        defer { process.kill() }
 
         let idle = try RawClient(port: port)
         try await idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -108,18 +94,18 @@ import Testing
         try await inFlight.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nbod")
         try await Task.sleep(for: .milliseconds(100))
 
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         // The idle keep-alive connection is closed at once; the process keeps running
         // for the request it has not finished.
         #expect(try await idle.readsEOF())
-        #expect(try await Self.exitStatus(of: process, withinSeconds: 0.3) == nil)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 0.3) == nil)
 
         try await inFlight.send("y!!")
         let response = try await inFlight.readResponse()
         #expect(response.statusCode == 200)
         #expect(response.header("Connection") == "close")
         #expect(try await inFlight.readsEOF())
-        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
     }
 
     /// CPU seconds the process has used (utime + stime from /proc/PID/stat).
@@ -135,8 +121,8 @@ import Testing
     }
 
     @Test func outOfFileDescriptorsPausesAcceptingWithoutSpinningThenRecovers() async throws {
-        let (process, port, _) = try Self.launch(fileLimit: 32)
-        defer { if process.isRunning { process.terminate() } }
+        let (process, port) = try Self.launch(fileLimit: 32)
+        defer { process.kill() }
         // More connections than the process has descriptors left: the kernel completes
         // every handshake, accept4 fails with EMFILE for the rest.
         var clients: [RawClient] = []
@@ -159,9 +145,9 @@ import Testing
         #expect(!waiting.isEmpty)
         // While out of descriptors the accept source is suspended and retried on a
         // timer: a second of it costs almost no CPU (a spinning accept loop costs ~1 s).
-        let cpuBefore = try Self.cpuSeconds(of: process.processIdentifier)
+        let cpuBefore = try Self.cpuSeconds(of: process.pid)
         try await Task.sleep(for: .seconds(1))
-        let cpuUsed = try Self.cpuSeconds(of: process.processIdentifier) - cpuBefore
+        let cpuUsed = try Self.cpuSeconds(of: process.pid) - cpuBefore
         #expect(cpuUsed < 0.3)
         // Descriptors come back when clients leave; the waiting ones are then served.
         clients.removeAll()
@@ -169,7 +155,7 @@ import Testing
         for client in waiting {
             #expect(try await client.readResponseEventually(seconds: 5).statusCode == 200)
         }
-        kill(process.processIdentifier, SIGTERM)
-        #expect(try await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        process.signal(SIGTERM)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The test certificates, made once per test process by Fixtures/make-pki.sh with the
 /// `openssl` CLI into a fresh temporary folder (see the script for what each is).
@@ -26,17 +27,9 @@ enum Fixture {
 
     /// Runs a program to completion, output discarded; returns its exit status.
     static func run(_ program: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return -1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        guard let result = try? ChildProcess.run(program, arguments),
+            case .exited(let code) = result.status
+        else { return -1 }
+        return code
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 
 /// A running Fixtures/upstream_stub.py: a real HTTP/1.1 (and TLS) peer on an ephemeral
 /// loopback port. Killed by `stop()` or when the value is released.
-final class UpstreamStub: @unchecked Sendable {
-    // @unchecked Sendable: `process` and `port` are set once in init and never
-    // reassigned; Process.terminate is safe to call from any thread.
+final class UpstreamStub: Sendable {
     let port: UInt16
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts a stub without blocking a shared thread: making the PKI and waiting for
     /// Python to listen block, so they run on a thread of their own. (Blocking the two
@@ -30,35 +29,22 @@ final class UpstreamStub: @unchecked Sendable {
             arguments += ["--tls", pki.cert(tls), pki.key(tls)]
         }
         arguments += extra
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        // The stub exits when this pipe closes, so a crashed test leaves no server behind.
-        process.standardInput = Pipe()
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // The stub exits when its stdin closes, so a crashed test leaves no server behind.
+        let process = try ChildProcess("python3", arguments, stdin: .heldOpen)
         self.process = process
         // The stub prints "PORT <n>" once it listens: no guessing, no sleeping.
-        var text = ""
-        while !text.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count >= 2, fields[0] == "PORT", let port = UInt16(fields[1]) else {
-            process.terminate()
-            throw StubError.didNotStart(text)
+        guard let portText = process.stdout.waitForLine(prefix: "PORT "),
+            let port = UInt16(portText.split(separator: " ").first ?? "")
+        else {
+            process.kill()
+            throw StubError.didNotStart(process.stdout.text)
         }
         self.port = port
     }
 
-    /// SIGTERM ends the stub at once. No waitUntilExit: Foundation's spins a run loop that
-    /// can hang off the main thread; Process reaps the child itself.
+    /// SIGTERM ends the stub at once; ChildProcess reaps it.
     func stop() {
-        if process.isRunning { process.terminate() }
+        process.signal(SIGTERM)
     }
 
     deinit {
