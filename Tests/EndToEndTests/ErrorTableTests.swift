@@ -7,7 +7,9 @@ import Testing
 
 /// Every row of CONTRACT §2's error table, against the real binary (except "rate limited
 /// by tokenswap itself", which comes with the operations work).
-@Suite struct ErrorTableTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct ErrorTableTests {
     /// How the stub answers, and what the client must see.
     struct ProviderRow: Sendable, CustomStringConvertible {
         let description: String

@@ -3,7 +3,9 @@ import Testing
 
 /// Key rotation across restarts, and several instances sharing one key ring (CONTRACT
 /// §4, §6), with the same stub provider behind every instance.
-@Suite struct KeyRingTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct KeyRingTests {
     static var tokens: [String: Any] {
         ["access_token": "at-ring", "token_type": "Bearer", "expires_in": 3600]
     }

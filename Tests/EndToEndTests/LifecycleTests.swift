@@ -6,7 +6,9 @@ import Testing
 #endif
 
 /// Operations endpoints, the admin port, and the drain on SIGTERM/SIGINT.
-@Suite struct LifecycleTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct LifecycleTests {
     static func sandbox(_ arguments: [String] = [], admin: Bool = false) async throws
         -> TokenSwapProcess
     {

@@ -3,7 +3,9 @@ import Testing
 
 /// `tokenswap serve --sandbox` as a person trying it with curl would: authorize, swap,
 /// refresh, replay, and every failure the sandbox can be asked for.
-@Suite struct SandboxFlowTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct SandboxFlowTests {
     static let redirect = "tokenswap-sandbox://callback"
 
     /// GET /sandbox/authorize → 302 → the code in the Location.

@@ -4,7 +4,9 @@ import Testing
 /// Start-up: a bad setting stops `serve` with one line on stderr naming it (never the
 /// secret), a non-zero status and nothing listening; `check-config` exits 0 on a valid
 /// configuration.
-@Suite struct StartupTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct StartupTests {
     static let secret = "secret-startup-" + Deployment.random(16)
     static let key = Deployment.newKey("s1")
 

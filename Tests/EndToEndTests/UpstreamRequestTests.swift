@@ -3,7 +3,9 @@ import Testing
 
 /// What the provider receives from tokenswap, read from a separate stub provider process
 /// that records every request.
-@Suite struct UpstreamRequestTests {
+// Serialized: each test starts processes; the whole test run shares a 2-core machine with
+// timing-sensitive suites, so the cases of a table go one after another, not all at once.
+@Suite(.serialized) struct UpstreamRequestTests {
     static func basic(_ id: String, _ secret: String) -> String {
         "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()
     }
