@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -25,17 +26,12 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent()
         let spec = root.appendingPathComponent("openapi.yaml").path
         let lines: String = try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Fixture.path("openapi_operations.py"), spec]
-            let out = OutputCapture()
-            process.standardOutput = out.pipe
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            let result = try ChildProcess.run(
+                "python3", [Fixture.path("openapi_operations.py"), spec])
+            guard result.status == .exited(0) else {
                 throw EndToEndFailure("openapi_operations.py failed (PyYAML installed?)")
             }
-            return out.waitForEnd()
+            return result.stdout
         }
         return Set(
             lines.split(separator: "\n").compactMap { line in

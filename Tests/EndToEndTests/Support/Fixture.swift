@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The scripts in Fixtures/, run from the source tree.
 enum Fixture {
@@ -17,14 +18,10 @@ struct TestPKI: Sendable {
     static let shared: TestPKI? = {
         let directory =
             NSTemporaryDirectory() + "tokenswap-e2e-pki-\(getpid())-\(UUID().uuidString)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixture.path("make-pki.sh"))
-        process.arguments = [directory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? TestPKI(directory: directory) : nil
+        guard let result = try? ChildProcess.run(Fixture.path("make-pki.sh"), [directory]),
+            result.status == .exited(0)
+        else { return nil }
+        return TestPKI(directory: directory)
     }()
 
     var caFile: String { directory + "/ca.pem" }

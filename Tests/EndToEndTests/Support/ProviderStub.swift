@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A running Fixtures/provider_stub.py: a separate provider process that records what
 /// it receives and answers what it is told. Ends with the test (its stdin closes).
@@ -32,42 +33,34 @@ final class ProviderStub: Sendable {
     let port: UInt16
     let controlPort: UInt16
     let tls: Bool
-    private let process: Process
-    private let stderr: OutputCapture
+    private let process: ChildProcess
 
     static func start(tls: Bool = false) async throws -> ProviderStub {
         try await offPool { try ProviderStub(tls: tls) }
     }
 
     private init(tls: Bool) throws {
-        var arguments = ["python3", Fixture.path("provider_stub.py")]
+        var arguments = [Fixture.path("provider_stub.py")]
         if tls {
             guard let pki = TestPKI.shared else {
                 throw EndToEndFailure("make-pki.sh failed (is openssl installed?)")
             }
             arguments += ["--tls", pki.certificate, pki.key]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = OutputCapture()
-        let err = OutputCapture()
-        process.standardOutput = out.pipe
-        process.standardError = err.pipe
-        // The stub exits when this pipe closes, so a crashed test leaves no server behind.
-        process.standardInput = Pipe()
-        try process.run()
+        // The stub exits when its stdin closes, so a crashed test leaves no server behind.
+        let process = try ChildProcess("python3", arguments, stdin: .heldOpen)
         self.process = process
-        self.stderr = err
+        let out = process.stdout
+        let err = process.stderr
         self.tls = tls
         guard let line = out.waitForLine(prefix: "PORT ") else {
-            process.terminate()
+            process.kill()
             throw EndToEndFailure("provider stub did not start: \(err.text)")
         }
         let fields = line.split(separator: " ")
         guard fields.count == 3, let port = UInt16(fields[0]), let control = UInt16(fields[2])
         else {
-            process.terminate()
+            process.kill()
             throw EndToEndFailure("provider stub printed \(line)")
         }
         self.port = port
@@ -120,9 +113,5 @@ final class ProviderStub: Sendable {
     }
 
     /// What the stub wrote on stderr (it must stay silent about what it received).
-    var errorOutput: String { stderr.text }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
+    var errorOutput: String { process.stderr.text }
 }

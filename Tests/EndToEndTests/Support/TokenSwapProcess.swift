@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +10,11 @@ import Synchronization
 /// the test gives, plus PATH), and everything it writes on stdout and stderr kept so the
 /// test can check that no secret, code, token or key ever appeared there.
 final class TokenSwapProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     let port: UInt16
     let adminPort: UInt16?
-    private let stdout: OutputCapture
-    private let stderr: OutputCapture
+    private var stdout: ChildOutput { process.stdout }
+    private var stderr: ChildOutput { process.stderr }
 
     /// The binary next to this test bundle (`swift build --build-tests` builds it), or
     /// `TOKENSWAP_BINARY`.
@@ -35,17 +36,14 @@ final class TokenSwapProcess: Sendable {
     {
         let binary = try binary()
         return try await offPool {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.environment = clean(environment)
-            let out = OutputCapture()
-            let err = OutputCapture()
-            process.standardOutput = out.pipe
-            process.standardError = err.pipe
-            try process.run()
-            process.waitUntilExit()
-            return (process.terminationStatus, out.waitForEnd(), err.waitForEnd())
+            let result = try ChildProcess.run(
+                binary.path, arguments, environment: clean(environment))
+            let status: Int32 =
+                switch result.status {
+                case .exited(let code): code
+                case .signalled(let signal): -signal
+                }
+            return (status, result.stdout, result.stderr)
         }
     }
 
@@ -61,30 +59,24 @@ final class TokenSwapProcess: Sendable {
     }
 
     private init(binary: URL, arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
-        process.environment = Self.clean(environment)
-        let out = OutputCapture()
-        let err = OutputCapture()
-        process.standardOutput = out.pipe
-        process.standardError = err.pipe
-        try process.run()
+        let process = try ChildProcess(
+            binary.path, ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments,
+            environment: Self.clean(environment))
         self.process = process
-        self.stdout = out
-        self.stderr = err
+        let out = process.stdout
+        let err = process.stderr
         let wantsAdmin = environment["TOKENSWAP_ADMIN_PORT"] != nil
         guard let main = out.waitForLine(prefix: "tokenswap listening on 127.0.0.1:"),
             let port = UInt16(main)
         else {
-            process.terminate()
+            process.kill()
             throw EndToEndFailure("tokenswap did not start: \(err.text)")
         }
         self.port = port
         if wantsAdmin {
             guard let admin = out.waitForLine(prefix: "tokenswap admin listening on 127.0.0.1:")
             else {
-                process.terminate()
+                process.kill()
                 throw EndToEndFailure("no admin listening line")
             }
             self.adminPort = UInt16(admin)
@@ -104,7 +96,7 @@ final class TokenSwapProcess: Sendable {
     var standardError: String { stderr.text }
 
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        process.signal(number)
     }
 
     /// SIGTERM and the exit status (nil if it did not exit in time).
@@ -115,69 +107,12 @@ final class TokenSwapProcess: Sendable {
     }
 
     func exitStatus(withinSeconds seconds: Double) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        if process.isRunning { return nil }
+        guard let status = await process.exitStatus(timeoutSeconds: seconds) else { return nil }
         // The pipes reach EOF once the process is gone; wait for the last bytes.
         _ = try await offPool { [stdout, stderr] in (stdout.waitForEnd(), stderr.waitForEnd()) }
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-}
-
-/// Everything a child writes on one stream, read by a thread of its own until EOF.
-final class OutputCapture: Sendable {
-    let pipe = Pipe()
-    private let state = Mutex<(bytes: [UInt8], ended: Bool)>(([], false))
-    private let condition = NSCondition()
-
-    init() {
-        let handle = pipe.fileHandleForReading
-        Thread { [self] in
-            while true {
-                let data = handle.availableData
-                condition.lock()
-                state.withLock {
-                    if data.isEmpty { $0.ended = true } else { $0.bytes += data }
-                }
-                condition.broadcast()
-                condition.unlock()
-                if data.isEmpty { return }
-            }
-        }.start()
-    }
-
-    var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
-
-    /// Blocks until a line starting with `prefix` arrives (the rest of it returned) or the
-    /// stream ends or 20 s pass.
-    func waitForLine(prefix: String) -> String? {
-        let deadline = Date().addingTimeInterval(20)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let (text, ended) = state.withLock {
-                (String(decoding: $0.bytes, as: UTF8.self), $0.ended)
-            }
-            // Only whole lines: the last piece may still be growing.
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            where line.hasPrefix(prefix) {
-                return String(line.dropFirst(prefix.count))
-            }
-            if ended || !condition.wait(until: deadline) { return nil }
+        switch status {
+        case .exited(let code): return code
+        case .signalled(let signal): return -signal
         }
-    }
-
-    func waitForEnd() -> String {
-        let deadline = Date().addingTimeInterval(10)
-        condition.lock()
-        defer { condition.unlock() }
-        while !state.withLock({ $0.ended }), condition.wait(until: deadline) {}
-        return text
     }
 }
