@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).

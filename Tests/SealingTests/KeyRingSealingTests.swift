@@ -71,18 +71,26 @@ import Testing
         let characters = Array(sealed.utf8)
         let replacements = Base64URL.alphabet + Array("+/= .~%\n".utf8)
         var attempts = 0
+        var opened = 0
         for index in characters.indices {
             for replacement in replacements where replacement != characters[index] {
                 var tampered = characters
                 tampered[index] = replacement
                 attempts += 1
-                #expect(throws: SealingError.invalidToken) {
-                    try ring.open(
+                // Counted, not expected one by one: thousands of #expect calls would keep
+                // a cooperative thread busy for seconds.
+                do {
+                    _ = try ring.open(
                         String(decoding: tampered, as: UTF8.self), context: Fixtures.context)
+                    opened += 1
+                } catch .invalidToken {
+                } catch {
+                    opened += 1
                 }
             }
         }
         #expect(attempts == characters.count * (replacements.count - 1))
+        #expect(opened == 0)
     }
 
     @Test func truncationAndExtensionFail() throws {
@@ -158,13 +166,19 @@ import Testing
 
     @Test func outputIsUnpaddedBase64URL() throws {
         var generator = SplitMix64(seed: 7)
+        var outsideAlphabet = 0
+        var notRoundTripped = 0
         for _ in 0..<2000 {
             let length = Int.random(in: 0...300, using: &generator)
             let plaintext = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let text = try ring.seal(plaintext, context: Fixtures.context)
-            #expect(text.utf8.allSatisfy { Base64URL.alphabet.contains($0) })
-            #expect(try ring.open(text, context: Fixtures.context).plaintext == plaintext)
+            if !text.utf8.allSatisfy({ Base64URL.alphabet.contains($0) }) { outsideAlphabet += 1 }
+            if try ring.open(text, context: Fixtures.context).plaintext != plaintext {
+                notRoundTripped += 1
+            }
         }
+        #expect(outsideAlphabet == 0)
+        #expect(notRoundTripped == 0)
     }
 
     @Test func lengthLimitHoldsBothWays() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -72,15 +73,6 @@ final class RawClient: @unchecked Sendable {
 
     func send(_ bytes: [UInt8]) async throws {
         try await offPool { try self.sendNow(bytes) }
-    }
-
-    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
-    {
-        // A thread of its own: Dispatch's global queues have about one thread per core
-        // here, and parallel tests blocking them would starve each other.
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 
     private func sendNow(_ bytes: [UInt8]) throws {

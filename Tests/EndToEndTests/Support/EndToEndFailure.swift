@@ -1,0 +1,4 @@
+struct EndToEndFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
