@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -243,7 +244,7 @@ import Testing
     @Test(arguments: [true, false])
     func tlsProvider(trusted: Bool) async throws {
         let stub = try await ProviderStub.start(tls: true)
-        let pki = try #require(TestPKI.shared)
+        let pki = try await offPool { TestPKI.shared }
         let deployment = Deployment()
         let keys = Deployment.newKey("A")
         let server = try await TokenSwapProcess.serve(

@@ -4,7 +4,9 @@
 #   otherhost.pem other.invalid                    signed by ca.pem
 #   expired.pem   localhost, 127.0.0.1 (2020-01)   signed by ca.pem
 #   foreign.pem   localhost, 127.0.0.1, ::1        signed by other-ca.pem
-# Each leaf's key is NAME.key. Keys exist only in the temporary folder.
+# Each leaf's key is NAME.key. Keys exist only in the temporary folder. Used by the
+# client and end-to-end tests (TestSupport's TestPKI), the client benchmark and
+# scripts/prove.
 set -euo pipefail
 dir="$1"
 mkdir -p "$dir"

@@ -42,10 +42,8 @@ final class ProviderStub: Sendable {
     private init(tls: Bool) throws {
         var arguments = [Fixture.path("provider_stub.py")]
         if tls {
-            guard let pki = TestPKI.shared else {
-                throw EndToEndFailure("make-pki.sh failed (is openssl installed?)")
-            }
-            arguments += ["--tls", pki.certificate, pki.key]
+            let pki = TestPKI.shared
+            arguments += ["--tls", pki.cert("good"), pki.key("good")]
         }
         // The stub exits when its stdin closes, so a crashed test leaves no server behind.
         let process = try ChildProcess("python3", arguments, stdin: .heldOpen)
