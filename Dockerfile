@@ -23,7 +23,7 @@ FROM debian:bookworm-slim AS runtime
 # libssl3 for libssl/libcrypto, libstdc++6 and libgcc-s1 for the C++ runtime the Swift
 # runtime uses, libc6 (already in the image), ca-certificates for upstream TLS.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libstdc++6 libgcc-s1 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libssl3 libstdc++6 libgcc-s1 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tokenswap
 COPY --from=build /out/tokenswap /usr/local/bin/tokenswap
@@ -31,8 +31,9 @@ COPY config /etc/tokenswap
 USER tokenswap
 ENV TOKENSWAP_HOST=0.0.0.0 TOKENSWAP_PORT=8080
 EXPOSE 8080
+# No curl in the image: bash's /dev/tcp asks /healthz (on the admin port when one is set).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD curl -fsS "http://127.0.0.1:${TOKENSWAP_ADMIN_PORT:-${TOKENSWAP_PORT}}/healthz" || exit 1
+  CMD ["/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${TOKENSWAP_ADMIN_PORT:-${TOKENSWAP_PORT:-8080}} && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/tokenswap"]
 CMD ["serve"]
