@@ -15,9 +15,14 @@ prove_source() {
         echo "$prove_root"
         return
     fi
-    local dir="${PROVE_SNAPSHOT:-/tmp/prove-src}"
+    local dir="${PROVE_SNAPSHOT:-/tmp/prove-src}" fresh
     mkdir -p "$dir"
-    (cd "$prove_root" && git archive HEAD) | tar -x -C "$dir"
+    fresh=$(mktemp -d)
+    (cd "$prove_root" && git archive HEAD) | tar -x -C "$fresh"
+    # rsync by checksum: files gone from HEAD are deleted, unchanged files keep their
+    # mtime (so the scratch folders rebuild only what changed); .build* stays.
+    rsync -rlc --delete --exclude '/.build*' --exclude '/.prove-commit' "$fresh/" "$dir/"
+    rm -rf "$fresh"
     (cd "$prove_root" && git rev-parse --short HEAD) >"$dir/.prove-commit"
     echo "$dir"
 }

@@ -12,7 +12,8 @@ only). Every request's outcome is classified, so a script can say exactly what f
 
 Usage:
   loadclient.py --port P --concurrency C (--requests N | --seconds S)
-                [--mix swap=1,refresh=1,bad=1,healthz=1] [--refresh-token T]
+                [--mix swap=1,refresh=1,bad=1,missing=1,fault=1,healthz=1]
+                [--refresh-token T] [--rate R]
                 [--fresh-connections] [--timeout SEC] [--json OUT] [--until-file F]
 
 --fresh-connections opens one connection per request (Connection: close), so "sent" is
@@ -46,6 +47,9 @@ def build_request(kind, args, close):
     elif kind == "missing":  # 400 invalid_request
         body = b"code=%28null%29"
         path = b"/v1/swap"
+    elif kind == "fault":  # a second provider ("acme") whose stub is failing
+        body = b"code=prove-code"
+        path = b"/v1/acme/swap"
     else:
         raise SystemExit("unknown kind " + kind)
     return (b"POST " + path + b" HTTP/1.1\r\nHost: prove\r\nConnection: " + conn +
@@ -132,6 +136,13 @@ async def worker(args, stats, deadline, budget, kinds):
             if budget[0] <= 0:
                 break
             budget[0] -= 1
+        if args.rate:
+            # Pacing: each worker sends at most rate/concurrency requests per second.
+            args.next_at[0] = max(args.next_at[0], time.monotonic())
+            wait = args.next_at[0] - time.monotonic()
+            args.next_at[0] += 1.0 / args.rate
+            if wait > 0:
+                await asyncio.sleep(wait)
         kind = random.choice(kinds)
         close = args.fresh_connections
         request = build_request(kind, args, close)
@@ -198,11 +209,13 @@ async def main():
     p.add_argument("--fresh-connections", action="store_true")
     p.add_argument("--timeout", type=float, default=30)
     p.add_argument("--until-file")
+    p.add_argument("--rate", type=float, help="at most this many requests per second in all")
     p.add_argument("--json")
     p.add_argument("--mark-file", help="when this file appears (e.g. SIGTERM sent), note the "
                    "time; the report then counts requests in flight at that moment")
     args = p.parse_args()
     args.stop_flag = [False]
+    args.next_at = [time.monotonic()]
     kinds = []
     for part in args.mix.split(","):
         name, _, weight = part.partition("=")
