@@ -15,7 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // No JSON trait: its JSONSnapshot needs full Foundation, which links ICU's data
+        // (34 MB); TokenSwap reads the file with its own parser (JSONFileSnapshot).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     ],
     targets: [
         // C shims: what Swift cannot reach directly (OpenSSL macros, accept4 flags). Not

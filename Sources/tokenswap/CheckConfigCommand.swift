@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import TokenSwap
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tokenswap check-config`: load and validate the configuration exactly as `serve` does,
 /// then say so, or print the one line that names what is wrong and exit non-zero.
@@ -23,7 +28,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 sandbox: sandbox)
             print(loaded.summary)
         } catch {
-            FileHandle.standardError.write(Data("tokenswap: \(error)\n".utf8))
+            StandardStream.error.write("tokenswap: \(error)\n")
             throw ExitCode(2)
         }
     }

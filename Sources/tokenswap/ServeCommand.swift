@@ -1,7 +1,12 @@
 import ArgumentParser
-import Foundation
 import HTTPServer
 import TokenSwap
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -89,15 +94,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// One line straight to stdout (unbuffered: scripts and tests wait for it).
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+        StandardStream.output.write("\(line)\n")
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
+        StandardStream.error.write("\(text)\n")
     }
 
     static func fail(_ line: String) -> Never {
         warn("tokenswap: \(line)")
-        Foundation.exit(2)
+        Glibc.exit(2)
     }
 }

@@ -75,7 +75,11 @@ import Testing
         #expect(config.providers.map(\.name) == ["spotify", "linkedin"])
     }
 
-    @Test(arguments: ["{not json", "[1,2]", ""])
+    // A repeated setting is refused (the service's strict JSONParser reads the file), as
+    // is an array mixing strings and numbers.
+    @Test(arguments: [
+        "{not json", "[1,2]", "", #"{"port": 7001, "port": 7002}"#, #"{"providers": ["a", 1]}"#,
+    ])
     func unreadableFileStopsStartUpWithoutQuotingIt(content: String) async throws {
         let path = try F.writeFile(content)
         let error = await F.error(F.minimalEnvironment(), file: path)

@@ -38,13 +38,12 @@ public struct ConfigurationSource: Sendable {
         key.hasSuffix("client_secret") || key == ConfigurationKey.encryptionKeys.filePath
     }
 
-    private static func fileProvider(path: String) async throws(ConfigurationError) -> FileProvider<
-        JSONSnapshot
-    > {
-        let options = JSONSnapshot.ParsingOptions(
-            secretsSpecifier: .dynamic { key, _ in isSecret(fileKey: key) })
+    private static func fileProvider(path: String) async throws(ConfigurationError)
+        -> FileProvider<JSONFileSnapshot>
+    {
+        let options = JSONFileSnapshot.ParsingOptions { key in isSecret(fileKey: key) }
         do {
-            return try await FileProvider<JSONSnapshot>(
+            return try await FileProvider<JSONFileSnapshot>(
                 parsingOptions: options, filePath: .init(path))
         } catch {
             // The library's error text may quote file content, which can hold secrets.

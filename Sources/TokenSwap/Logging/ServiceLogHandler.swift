@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The service's log lines: one line per event, `text` (`time level message key=value…`)
 /// or `json` (one object per line, for log shippers), as `TOKENSWAP_LOG_FORMAT` says.
@@ -75,6 +80,6 @@ public struct ServiceLogHandler: LogHandler {
     }
 
     public static let standardOutput: @Sendable (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data(line.utf8))
+        StandardStream.output.write(line)
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import HTTPCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension SandboxProvider {
     /// What the token endpoint decided: an answer now, or one that comes too late.

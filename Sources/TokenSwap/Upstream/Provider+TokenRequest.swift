@@ -1,6 +1,11 @@
-import Foundation
 import HTTPClient
 import HTTPCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Provider {
     /// The `POST` to this provider's token endpoint for `grant`: a form body
