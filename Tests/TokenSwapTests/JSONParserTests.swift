@@ -11,6 +11,9 @@ import Testing
         ("[]", "[]"),
         ("{}", "{}"),
         (#""\u0001""#, #""\u0001""#),
+        // Raw non-ASCII next to escapes, and escapes at both ends of a run.
+        ("\"é\\t\\u00e9x\\\"\"", "\"é\\téx\\\"\""),
+        ("\"\u{7F}a\"", #""\u007fa""#),
     ])
     func roundTrips(input: String, output: String) throws {
         let value = try JSONParser.parse(Array(input.utf8))
@@ -28,6 +31,13 @@ import Testing
     }
 
     @Test func rejectsInvalidUTF8() {
+        // In a string with escapes too: the bytes are validated once, after unescaping.
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22])
+        }
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse([0x22, 0xC3, 0x5C, 0x6E, 0x22])
+        }
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
         #expect(throws: JSONParseError.self) {
             try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22])
@@ -43,6 +53,21 @@ import Testing
             String(repeating: "[", count: JSONParser.maxDepth)
             + String(repeating: "]", count: JSONParser.maxDepth)
         #expect(throws: Never.self) { try JSONParser.parse(Array(ok.utf8)) }
+    }
+
+    @Test func duplicatesAreFoundInLargeObjectsToo() throws {
+        let names = (0..<40).map { "\"m\($0)\":\($0)" }
+        let unique = "{" + names.joined(separator: ",") + "}"
+        #expect(throws: Never.self) { try JSONParser.parse(Array(unique.utf8)) }
+        for repeated in ["m3", "m20", "m39"] {
+            let text = "{" + names.joined(separator: ",") + ",\"\(repeated)\":0}"
+            #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(text.utf8)) }
+        }
+    }
+
+    @Test(arguments: ["tru", "fals", "nul", "t", "[tr"])
+    func truncatedLiteralsEndEarly(input: String) {
+        #expect(throws: JSONParseError.unexpectedEnd) { try JSONParser.parse(Array(input.utf8)) }
     }
 
     @Test func membersKeepOrderAndSubscriptFinds() throws {

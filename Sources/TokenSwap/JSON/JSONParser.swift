@@ -3,22 +3,38 @@
 /// and a nesting limit so a hostile body cannot exhaust the stack. Duplicate member names
 /// are refused (RFC 8259 §4 leaves them unpredictable; RFC 6749 §3.1 forbids repeated
 /// parameters).
+///
+/// It runs on every upstream answer, so it scans the caller's bytes in place and makes
+/// each string in one step from its byte range (validated once; ASCII needs no check),
+/// with a scratch buffer only for strings that contain escapes.
 public struct JSONParser {
     public static let maxDepth = 32
+    /// Up to this many members, duplicates are found by comparing with the earlier
+    /// names; beyond it a set of names keeps a hostile object from costing O(n²).
+    static let linearDuplicateCheckLimit = 16
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw .trailingContent(offset: parser.index) }
-        return value
+        let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer)
+            do throws(JSONParseError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else {
+                    throw .trailingContent(offset: parser.index)
+                }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -36,13 +52,22 @@ public struct JSONParser {
         return bytes[index]
     }
 
-    private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONParseError)
-        -> JSONValue
+    private mutating func expect(_ literal: StaticString, _ value: JSONValue)
+        throws(JSONParseError) -> JSONValue
     {
-        for byte in literal.utf8 {
-            guard try peek() == byte else { throw .unexpectedByte(offset: index) }
-            index += 1
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else {
+            // Report the first byte that differs, or the end if the prefix matches.
+            for offset in 0..<(bytes.count - index)
+            where bytes[index + offset] != literal.utf8Start[offset] {
+                throw .unexpectedByte(offset: index + offset)
+            }
+            throw .unexpectedEnd
         }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+            throw .unexpectedByte(offset: index + offset)
+        }
+        index += count
         return value
     }
 
@@ -63,18 +88,28 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var members: [JSONValue.Member] = []
-        var names = Set<String>()
+        var names: Set<String>?
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
             return .object(members)
         }
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
             let nameOffset = index
             let name = try parseString()
-            guard names.insert(name).inserted else { throw .duplicateMember(offset: nameOffset) }
+            if members.count < Self.linearDuplicateCheckLimit {
+                for member in members where member.name == name {
+                    throw .duplicateMember(offset: nameOffset)
+                }
+            } else {
+                if names == nil { names = Set(members.map(\.name)) }
+                guard names?.insert(name).inserted == true else {
+                    throw .duplicateMember(offset: nameOffset)
+                }
+            }
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
             index += 1
@@ -140,53 +175,85 @@ public struct JSONParser {
             }
             guard digits() > 0 else { throw .invalidNumber(offset: start) }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        // The grammar above admits ASCII only: no validation needed.
+        return .number(String(decoding: slice(start..<index), as: UTF8.self))
+    }
+
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
+
+    /// A string from raw bytes: ASCII as is, anything else only if it is valid UTF-8
+    /// (`String(validating:)` refuses overlongs, surrogates, truncation).
+    private func string(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool, stringStart: Int)
+        throws(JSONParseError) -> String
+    {
+        if isASCII { return String(decoding: utf8, as: UTF8.self) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw .invalidString(offset: stringStart)
+        }
+        return text
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
         let start = index
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ end: Int) throws(JSONParseError) {
-            guard runStart < end else { return }
-            // Strict UTF-8: `String(validating:)` refuses overlongs, surrogates, truncation.
-            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-                throw .invalidString(offset: start)
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
+        let contentStart = index
+        var highBits: UInt8 = 0
+        // Fast path: no escape, the string is its bytes.
         while true {
             guard index < bytes.count else { throw .unexpectedEnd }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try flushRun(index)
+                let text = try string(
+                    slice(contentStart..<index), isASCII: highBits & 0x80 == 0, stringStart: start)
                 index += 1
-                return String(scalars)
+                return text
             }
             if byte < 0x20 { throw .invalidString(offset: start) }
-            if byte != UInt8(ascii: "\\") {
+            if byte == UInt8(ascii: "\\") { break }
+            highBits |= byte
+            index += 1
+        }
+        // Escapes: the unescaped bytes gather in a scratch buffer, validated once at the
+        // end. Escapes decode to whole scalars, never to a continuation byte, so a broken
+        // sequence in the raw bytes stays broken next to them.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(index - contentStart + 16)
+        utf8.append(contentsOf: slice(contentStart..<index))
+        while true {
+            guard index < bytes.count else { throw .unexpectedEnd }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 index += 1
+                return try utf8.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                    try string(buffer, isASCII: highBits & 0x80 == 0, stringStart: start)
+                }
+            }
+            if byte < 0x20 { throw .invalidString(offset: start) }
+            index += 1
+            if byte != UInt8(ascii: "\\") {
+                highBits |= byte
+                utf8.append(byte)
                 continue
             }
-            try flushRun(index)
-            index += 1
             guard index < bytes.count else { throw .unexpectedEnd }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape(stringStart: start))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                let scalar = try parseUnicodeEscape(stringStart: start)
+                guard let encoded = UTF8.encode(scalar) else { throw .invalidString(offset: start) }
+                if scalar.value >= 0x80 { highBits |= 0x80 }
+                utf8.append(contentsOf: encoded)
             default: throw .invalidString(offset: start)
             }
-            runStart = index
         }
     }
 
@@ -213,7 +280,7 @@ public struct JSONParser {
     private mutating func parseHex4(stringStart: Int) throws(JSONParseError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .unexpectedEnd }
         var value: UInt32 = 0
-        for byte in bytes[index..<index + 4] {
+        for byte in slice(index..<index + 4) {
             let digit: UInt8
             switch byte {
             case 0x30...0x39: digit = byte - 0x30

@@ -1,10 +1,28 @@
 extension JSONValue {
     /// Compact RFC 8259 text: members in order, strings escaped (`"`, `\`, controls;
-    /// everything else as UTF-8), numbers as their original text.
+    /// everything else as UTF-8), numbers as their original text. Written into one
+    /// buffer reserved at its final size (escapes aside).
     public var serialized: [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(estimatedByteCount)
         write(to: &out)
         return out
+    }
+
+    /// The serialized size when no string needs an escape.
+    var estimatedByteCount: Int {
+        switch self {
+        case .null: 4
+        case .bool(let value): value ? 4 : 5
+        case .number(let text): text.utf8.count
+        case .string(let text): text.utf8.count + 2
+        case .array(let elements):
+            elements.reduce(2 + max(0, elements.count - 1)) { $0 + $1.estimatedByteCount }
+        case .object(let members):
+            members.reduce(2 + max(0, members.count - 1)) {
+                $0 + $1.name.utf8.count + 3 + $1.value.estimatedByteCount
+            }
+        }
     }
 
     private func write(to out: inout [UInt8]) {
@@ -32,23 +50,43 @@ extension JSONValue {
         }
     }
 
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    /// Runs without escapes are copied whole; escapes are written one byte at a time.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
+                if runStart < offset {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                }
+                runStart = offset + 1
+                writeEscape(byte, to: &out)
+            }
+            if runStart < utf8.count {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+        case 0x09: out.append(contentsOf: #"\t"#.utf8)
+        default:
+            let hexDigit = { (nibble: UInt8) -> UInt8 in nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+            }
+            out.append(contentsOf: #"\u00"#.utf8)
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0x0F))
+        }
     }
 }

@@ -15,17 +15,19 @@ public struct ProviderTokenResponse: Sendable, Equatable {
         -> ProviderTokenResponse
     {
         let code = response.status.code
+        // Parsed once here; every case below reads the same value.
+        let parsed = try? JSONParser.parse(response.body)
         switch code {
-        case 200..<300 where isOAuthError(response.body):
+        case 200..<300 where isOAuthError(parsed):
             // Some providers report errors with a 2xx; a dead grant must still reach the
             // client as a 4xx (CONTRACT §2), so it is passed through as a 400.
             throw .providerRejected(status: .badRequest, body: response.body)
         case 200..<300:
-            return try parseSuccess(response.body)
+            return try parseSuccess(parsed)
         case 429:
-            let body = isOAuthError(response.body) ? response.body : nil
+            let body = isOAuthError(parsed) ? response.body : nil
             throw .providerThrottled(retryAfter: retryAfter(response.headers), body: body)
-        case 400..<500 where isOAuthError(response.body):
+        case 400..<500 where isOAuthError(parsed):
             throw .providerRejected(status: response.status, body: response.body)
         case 400..<500:
             throw .upstreamError(reason: "provider answered \(code) without an OAuth error body")
@@ -35,9 +37,8 @@ public struct ProviderTokenResponse: Sendable, Equatable {
     }
 
     /// An RFC 6749 §5.2 error: a JSON object with a string `error`.
-    static func isOAuthError(_ body: [UInt8]) -> Bool {
-        guard let parsed = try? JSONParser.parse(body), case .string(let error)? = parsed["error"]
-        else { return false }
+    static func isOAuthError(_ parsed: JSONValue?) -> Bool {
+        guard case .string(let error)? = parsed?["error"] else { return false }
         return !error.isEmpty
     }
 
@@ -51,8 +52,10 @@ public struct ProviderTokenResponse: Sendable, Equatable {
         return value
     }
 
-    static func parseSuccess(_ body: [UInt8]) throws(TokenEndpointError) -> ProviderTokenResponse {
-        guard let parsed = try? JSONParser.parse(body), case .object(var members) = parsed else {
+    static func parseSuccess(_ parsed: JSONValue?) throws(TokenEndpointError)
+        -> ProviderTokenResponse
+    {
+        guard let parsed, case .object(var members) = parsed else {
             throw .upstreamError(reason: "token response is not a JSON object")
         }
         guard case .string(let accessToken)? = parsed["access_token"], !accessToken.isEmpty else {
