@@ -17,6 +17,16 @@ public final class ServiceMetrics: Sendable {
     private let unmatched: RouteMetrics
     /// Asked for open/idle connection counts at each scrape; set once the server exists.
     private let connectionSource = Mutex<(@Sendable () async -> (open: Int, idle: Int))?>(nil)
+    /// Per-request series, resolved from the registry once per label set (providers and
+    /// key ids come from the configuration, outcomes are a closed set, so these stay
+    /// small) instead of a registry lookup with a fresh label array on every request.
+    private let upstreamCounters = Mutex<[UpstreamKey: Counter]>([:])
+    private let openCounters = Mutex<[String: Counter]>([:])
+
+    private struct UpstreamKey: Hashable {
+        let provider: String
+        let outcome: UpstreamOutcome
+    }
 
     public init() {
         let registry = PrometheusCollectorRegistry()
@@ -44,10 +54,13 @@ public final class ServiceMetrics: Sendable {
     }
 
     func upstream(provider: String, _ outcome: UpstreamOutcome) {
-        registry.makeCounter(
+        let key = UpstreamKey(provider: provider, outcome: outcome)
+        if let counter = upstreamCounters.withLock({ $0[key] }) { return counter.increment() }
+        let counter = registry.makeCounter(
             descriptor: MetricName.upstream,
-            labels: [("provider", provider), ("outcome", outcome.rawValue)]
-        ).increment()
+            labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        upstreamCounters.withLock { $0[key] = counter }
+        counter.increment()
     }
 
     func sealingFailed(_ operation: SealingOperation, reason: String) {
@@ -59,7 +72,10 @@ public final class ServiceMetrics: Sendable {
 
     /// `kid` is a key ring id: public, and bounded by the configured ring.
     func opened(keyID kid: String) {
-        registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)]).increment()
+        if let counter = openCounters.withLock({ $0[kid] }) { return counter.increment() }
+        let counter = registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
+        openCounters.withLock { $0[kid] = counter }
+        counter.increment()
     }
 
     func unrouted(status: Int) {

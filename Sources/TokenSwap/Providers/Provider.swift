@@ -14,6 +14,9 @@ public struct Provider: Sendable, Hashable {
     public let redirectURI: String
     /// Extra redirect URIs a client may send, compared by exact string match.
     public let allowedRedirectURIs: [String]
+    /// The `Authorization` value for `client_secret_basic`, made once here rather than
+    /// base64-encoded again on every token request.
+    let basicCredentials: String
 
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
@@ -28,6 +31,8 @@ public struct Provider: Sendable, Hashable {
         self.authMethod = authMethod
         self.redirectURI = redirectURI
         self.allowedRedirectURIs = allowedRedirectURIs
+        self.basicCredentials = Self.basicCredentials(
+            clientID: clientID, clientSecret: clientSecret.revealed)
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.

@@ -12,22 +12,68 @@ public enum FormURLEncoding {
     public static func decode(_ body: some Collection<UInt8>) throws(DecodingError) -> [(
         name: String, value: String
     )] {
+        if let decoded = body.withContiguousStorageIfAvailable(decoding) {
+            return try decoded.get()
+        }
+        return try Array(body).withUnsafeBufferPointer(decoding).get()
+    }
+
+    private static func decoding(_ body: UnsafeBufferPointer<UInt8>) -> Result<
+        [(name: String, value: String)], DecodingError
+    > {
+        do throws(DecodingError) { return .success(try decode(body)) } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The pairs of a contiguous body, scanned in place: a component without `+` or `%`
+    /// becomes its string in one step.
+    private static func decode(_ body: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [(
+        name: String, value: String
+    )] {
         var pairs: [(name: String, value: String)] = []
-        for (pairIndex, pair) in body.split(
-            separator: UInt8(ascii: "&"), omittingEmptySubsequences: true
-        ).enumerated() {
-            let equals = pair.firstIndex(of: UInt8(ascii: "="))
-            let rawName = pair[..<(equals ?? pair.endIndex)]
-            let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
-            pairs.append(
-                (try decodeComponent(rawName, pairIndex), try decodeComponent(rawValue, pairIndex)))
+        var pairIndex = 0
+        var pairStart = 0
+        while pairStart < body.count {
+            var pairEnd = pairStart
+            var equals: Int?
+            while pairEnd < body.count, body[pairEnd] != UInt8(ascii: "&") {
+                if equals == nil, body[pairEnd] == UInt8(ascii: "=") { equals = pairEnd }
+                pairEnd += 1
+            }
+            if pairEnd > pairStart {
+                let nameEnd = equals ?? pairEnd
+                let valueStart = equals.map { $0 + 1 } ?? pairEnd
+                pairs.append(
+                    (
+                        try decodeComponent(
+                            UnsafeBufferPointer(rebasing: body[pairStart..<nameEnd]), pairIndex),
+                        try decodeComponent(
+                            UnsafeBufferPointer(rebasing: body[valueStart..<pairEnd]), pairIndex)
+                    ))
+                pairIndex += 1
+            }
+            pairStart = pairEnd + 1
         }
         return pairs
     }
 
-    private static func decodeComponent(_ raw: some Collection<UInt8>, _ pairIndex: Int)
+    private static func decodeComponent(_ raw: UnsafeBufferPointer<UInt8>, _ pairIndex: Int)
         throws(DecodingError) -> String
     {
+        var needsDecoding = false
+        var highBits: UInt8 = 0
+        for byte in raw {
+            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "%") { needsDecoding = true }
+            highBits |= byte
+        }
+        if !needsDecoding {
+            if highBits & 0x80 == 0 { return String(decoding: raw, as: UTF8.self) }
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw .invalidUTF8(pairIndex: pairIndex)
+            }
+            return text
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         var iterator = raw.makeIterator()
@@ -66,33 +112,46 @@ public enum FormURLEncoding {
     /// asks for on the client id and secret before they go into a Basic header.
     public static func encode(_ pairs: [(name: String, value: String)]) -> [UInt8] {
         var out: [UInt8] = []
+        // Room for every byte once, plus the separators; escapes grow it past that.
+        out.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
         for (position, pair) in pairs.enumerated() {
             if position > 0 { out.append(UInt8(ascii: "&")) }
-            out.append(contentsOf: encodeComponent(pair.name).utf8)
+            appendComponent(pair.name, to: &out)
             out.append(UInt8(ascii: "="))
-            out.append(contentsOf: encodeComponent(pair.value).utf8)
+            appendComponent(pair.value, to: &out)
         }
         return out
     }
 
     public static func encodeComponent(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
+        out.reserveCapacity(text.utf8.count * 3)
+        appendComponent(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    private static func appendComponent(_ text: String, to out: inout [UInt8]) {
+        func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
         for byte in text.utf8 {
-            switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
+            if isUnreserved(byte) {
                 out.append(byte)
-            case 0x20:
+            } else if byte == 0x20 {
                 out.append(UInt8(ascii: "+"))
-            default:
+            } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -39,10 +39,10 @@ extension Provider {
 
     /// `Basic base64(id:secret)`, each form-encoded first as RFC 6749 §2.3.1 requires (so a
     /// `:` in the id cannot shift the split).
-    var basicCredentials: String {
+    static func basicCredentials(clientID: String, clientSecret: String) -> String {
         let pair =
             FormURLEncoding.encodeComponent(clientID) + ":"
-            + FormURLEncoding.encodeComponent(clientSecret.revealed)
+            + FormURLEncoding.encodeComponent(clientSecret)
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 }
