@@ -65,8 +65,9 @@ final class Connection: @unchecked Sendable {
         // The first request's header deadline runs from accept: a client that connects
         // and sends nothing is treated like one that trickles (nginx does the same).
         setDeadline(afterSeconds: configuration.headerTimeoutSeconds)
-        if table.draining { return forceClose() }
         channel.resumeReading()
+        // Accepted while draining: its request may already be here (see `drain`).
+        if table.draining { drain() }
     }
 
     func setDeadline(afterSeconds seconds: Double) {
@@ -196,8 +197,12 @@ final class Connection: @unchecked Sendable {
     var isIdle: Bool { phase == .readingHead && !headStarted }
 
     /// Graceful shutdown began: an idle connection closes now; one with a request in
-    /// progress finishes it and answers with `Connection: close`.
+    /// progress finishes it and answers with `Connection: close`. A request the client
+    /// has already sent may wait in the kernel, its read event not yet handled: it is read
+    /// first, so it is answered rather than reset by the close.
     func drain() {
+        guard phase == .readingHead, !headStarted else { return }
+        readable()
         if phase == .readingHead, !headStarted { forceClose() }
     }
 
