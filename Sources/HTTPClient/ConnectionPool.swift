@@ -13,12 +13,10 @@ final class ConnectionPool: Sendable {
     }
 
     private struct Waiter {
-        var id: UInt64
         var continuation: CheckedContinuation<Result<Lease, HTTPClientError>, Never>
-        var timer: LoopTimer?
+        var deadline: ContinuousClock.Instant
 
         func resumeWith(_ result: Result<Lease, HTTPClientError>) {
-            timer?.cancel()
             continuation.resume(returning: result)
         }
     }
@@ -29,7 +27,12 @@ final class ConnectionPool: Sendable {
         /// Open connections plus openings in progress.
         var slotsInUse = 0
         var waiters: [Waiter] = []
-        var nextWaiterID: UInt64 = 0
+        /// One timer for all waiters, armed for the earliest deadline among them (a timer
+        /// per waiting request cost a Dispatch source and a manager-thread wake-up each).
+        /// It stays armed when the queue empties, so a busy pool arms it about once per
+        /// timeout rather than once per request.
+        var expiryTimer: LoopTimer?
+        var expiryAt: ContinuousClock.Instant?
         var isShutDown = false
         var session: TLSSession?
     }
@@ -45,7 +48,7 @@ final class ConnectionPool: Sendable {
         self.maxWaiters = max(0, maxWaiters)
     }
 
-    /// A connection or a slot, waiting at most `timeoutSeconds` (the timer runs on
+    /// A connection or a slot, waiting at most `timeoutSeconds` (the expiry timer runs on
     /// `timerLoop`; nothing blocks while waiting). An idle connection on `preferredLoop`
     /// (the loop the caller runs on, if any) is taken first: the exchange then needs no
     /// thread hop.
@@ -53,10 +56,10 @@ final class ConnectionPool: Sendable {
         -> Result<Lease, HTTPClientError>
     {
         await withCheckedContinuation { continuation in
-            let queued: UInt64? = state.withLock { state in
+            state.withLock { state in
                 if state.isShutDown {
                     continuation.resume(returning: .failure(.shutdown))
-                    return nil
+                    return
                 }
                 if !state.idle.isEmpty {
                     let index =
@@ -64,43 +67,58 @@ final class ConnectionPool: Sendable {
                             state.idle.lastIndex { $0.loop === loop }
                         } ?? state.idle.count - 1
                     continuation.resume(returning: .success(.reuse(state.idle.remove(at: index))))
-                    return nil
+                    return
                 }
                 if state.slotsInUse < maxConnections {
                     state.slotsInUse += 1
                     continuation.resume(returning: .success(.open))
-                    return nil
+                    return
                 }
                 guard state.waiters.count < maxWaiters else {
                     continuation.resume(returning: .failure(.poolExhausted))
-                    return nil
+                    return
                 }
-                let id = state.nextWaiterID
-                state.nextWaiterID += 1
-                state.waiters.append(Waiter(id: id, continuation: continuation))
-                return id
-            }
-            guard let id = queued else { return }
-            let timer = timerLoop.schedule(afterSeconds: timeoutSeconds) { [self] in
-                expire(waiter: id)
-            }
-            let stillWaiting = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    return false
+                let deadline = ContinuousClock.now + .seconds(max(0, timeoutSeconds))
+                state.waiters.append(Waiter(continuation: continuation, deadline: deadline))
+                if state.expiryAt.map({ deadline < $0 }) ?? true {
+                    armExpiry(&state, at: deadline, on: timerLoop)
                 }
-                state.waiters[index].timer = timer
-                return true
             }
-            if !stillWaiting { timer.cancel() }
         }
     }
 
-    private func expire(waiter id: UInt64) {
-        let expired = state.withLock { state -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
+    /// (Re-)arms the expiry timer. Under the lock: `schedule` only registers the timer, its
+    /// handler runs later on `loop`.
+    private func armExpiry(
+        _ state: inout State, at deadline: ContinuousClock.Instant, on loop: EventLoop
+    ) {
+        state.expiryTimer?.cancel()
+        state.expiryAt = deadline
+        let delay = ContinuousClock.now.duration(to: deadline).components
+        let seconds = max(0, Double(delay.seconds) + Double(delay.attoseconds) / 1e18)
+        state.expiryTimer = loop.schedule(afterSeconds: seconds) { [self] in
+            expireWaiters(timerLoop: loop)
         }
-        expired?.continuation.resume(returning: .failure(.timeout(.exchange)))
+    }
+
+    /// Fails the waiters whose deadline passed and re-arms for the earliest left.
+    private func expireWaiters(timerLoop: EventLoop) {
+        let expired = state.withLock { state -> [Waiter] in
+            state.expiryTimer = nil
+            state.expiryAt = nil
+            let now = ContinuousClock.now
+            var expired: [Waiter] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.deadline <= now else { return false }
+                expired.append(waiter)
+                return true
+            }
+            if !state.isShutDown, let next = state.waiters.map(\.deadline).min() {
+                armExpiry(&state, at: next, on: timerLoop)
+            }
+            return expired
+        }
+        for waiter in expired { waiter.resumeWith(.failure(.timeout(.exchange))) }
     }
 
     /// A slot granted by `.open` produced a connection (handshake done).
@@ -162,6 +180,9 @@ final class ConnectionPool: Sendable {
     func shutdown() {
         let (waiters, idle) = state.withLock { state in
             state.isShutDown = true
+            state.expiryTimer?.cancel()
+            state.expiryTimer = nil
+            state.expiryAt = nil
             defer {
                 state.waiters = []
                 state.idle = []

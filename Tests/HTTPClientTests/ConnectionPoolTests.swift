@@ -75,6 +75,27 @@ import Testing
         #expect(outcomes.sorted() == ["exhausted", "ok"])
     }
 
+    /// Waiters share one expiry timer: a short wait times out at its own deadline even
+    /// behind a longer one, and the longer one still gets the connection when it frees up.
+    @Test func waitersTimeOutAtTheirOwnDeadlines() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try Self.client { $0.maxConnectionsPerOrigin = 1 }
+        defer { client.shutdown() }
+        let base = "http://127.0.0.1:\(stub.port)"
+        let holder = Task { try await Self.get(client, base + "/slow?ms=1500") }
+        // The holder takes the only connection first.
+        try await Task.sleep(for: .milliseconds(200))
+        let patient = Task { try await Self.get(client, base + "/ok", timeoutSeconds: 10) }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            try await Self.get(client, base + "/ok", timeoutSeconds: 0.3)
+        }
+        #expect(ContinuousClock.now - started < .seconds(1.2))
+        #expect(try await holder.value == "hello")
+        #expect(try await patient.value == "hello")
+    }
+
     /// The stub closes keep-alive connections idle for 200 ms: the next request finds its
     /// pooled connection closed, and must still succeed on a new one. (At least two
     /// accepts: on a loaded machine the stub may also close the second connection before
