@@ -196,14 +196,23 @@ final class Connection: @unchecked Sendable {
     /// idle keep-alive connection.
     var isIdle: Bool { phase == .readingHead && !headStarted }
 
-    /// Graceful shutdown began: an idle connection closes now; one with a request in
-    /// progress finishes it and answers with `Connection: close`. A request the client
-    /// has already sent may wait in the kernel, its read event not yet handled: it is read
-    /// first, so it is answered rather than reset by the close.
+    /// Graceful shutdown began: an idle keep-alive connection closes now; one with a
+    /// request in progress finishes it and answers with `Connection: close`. A request
+    /// the client has already sent may wait in the kernel, its read event not yet
+    /// handled: it is read first, so it is answered rather than reset by the close.
     func drain() {
         guard phase == .readingHead, !headStarted else { return }
         readable()
-        if phase == .readingHead, !headStarted { forceClose() }
+        guard phase == .readingHead, !headStarted else { return }
+        if requestsServed > 0 { return forceClose() }
+        // A new connection that has not sent its first request yet connected before the
+        // drain and is about to send it: a close now would reset that request. It gets
+        // the linger time to send it (then it is answered with `Connection: close`); its
+        // header deadline still applies, and the drain deadline bounds everything.
+        let grace =
+            DispatchTime.now().uptimeNanoseconds
+            + UInt64(max(0, configuration.lingerSeconds) * 1e9)
+        deadlineNanos = min(deadlineNanos, grace)
     }
 
     func forceClose() {

@@ -36,6 +36,31 @@ import Testing
         #expect(server.connectionCount == 0)
     }
 
+    /// A new connection that has not sent its first request when the drain begins was
+    /// accepted before it: its request, sent a moment later, is answered (a close at
+    /// once reset it), and a connection that stays silent is closed after the linger
+    /// time, so the exit is not held longer than that.
+    @Test func aNewConnectionGetsTheLingerTimeToSendItsFirstRequest() async throws {
+        var configuration = ServerConfiguration()
+        configuration.lingerSeconds = 1
+        let server = HTTPServer(configuration: configuration, router: TestServer.router())
+        let port = try server.start(host: "127.0.0.1", port: 0).port
+        let late = try RawClient(port: port)
+        let silent = try RawClient(port: port)
+        try await Task.sleep(for: .milliseconds(100))
+        let started = Date()
+        async let drained: Void = server.shutdown(drainDeadlineSeconds: 5)
+        try await Task.sleep(for: .milliseconds(200))
+        try await late.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answer = try await late.readResponse()
+        #expect(answer.statusCode == 200)
+        #expect(answer.header("Connection") == "close")
+        #expect(try await silent.readsEOF())
+        await drained
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 0.9 && took < 3)
+    }
+
     /// The other side of the same rule: a kept-alive connection with nothing received
     /// still closes at once when the drain begins.
     @Test func anIdleKeepAliveConnectionStillClosesAtOnce() async throws {
