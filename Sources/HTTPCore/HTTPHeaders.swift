@@ -20,6 +20,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     public var count: Int { fields.count }
 
+    /// Room for `count` fields, so a parsed head fills its headers in one allocation.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     public mutating func add(name: String, value: String) {

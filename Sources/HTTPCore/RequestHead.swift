@@ -32,6 +32,7 @@ public struct RequestHead: Sendable, Hashable {
     /// from (starting at the head's first byte).
     public init(_ layout: RequestHeadLayout, in bytes: UnsafeRawBufferPointer) {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(layout.fields.count)
         for field in layout.fields {
             headers.add(
                 name: String(decoding: bytes[field.name], as: UTF8.self),

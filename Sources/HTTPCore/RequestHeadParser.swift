@@ -25,8 +25,15 @@ public struct RequestHeadParser: Sendable {
         self.limits = limits
     }
 
+    /// Back to the start state, keeping the field list's storage (no regrowth per
+    /// message on a keep-alive connection; a fresh buffer of the same capacity when the
+    /// layout just returned still shares it).
     public mutating func reset() {
+        var kept: [FieldRange] = []
+        swap(&kept, &fields)
+        kept.removeAll(keepingCapacity: true)
         self = RequestHeadParser(limits: limits)
+        fields = kept
     }
 
     /// Parses as far as `bytes` go. `bytes` starts at the head's first byte and holds at
@@ -68,6 +75,7 @@ public struct RequestHeadParser: Sendable {
                     return layout
                 }
                 let field = try FieldLine.parse(bytes, line, isFirst: fields.isEmpty)
+                if fields.capacity == 0 { fields.reserveCapacity(16) }
                 fields.append(field)
                 // RFC 9110 §5.4: a server may refuse a field section that is too large.
                 if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }

@@ -17,8 +17,15 @@ public struct ResponseHeadParser: Sendable {
         self.limits = limits
     }
 
+    /// Back to the start state, keeping the field list's storage (no regrowth per
+    /// message on a keep-alive connection; a fresh buffer of the same capacity when the
+    /// layout just returned still shares it).
     public mutating func reset() {
+        var kept: [FieldRange] = []
+        swap(&kept, &fields)
+        kept.removeAll(keepingCapacity: true)
         self = ResponseHeadParser(limits: limits)
+        fields = kept
     }
 
     /// Parses as far as `bytes` go; `requestMethod` is the method of the request this
@@ -53,6 +60,7 @@ public struct ResponseHeadParser: Sendable {
                 reset()
                 return head
             }
+            if fields.capacity == 0 { fields.reserveCapacity(16) }
             fields.append(try FieldLine.parse(bytes, line, isFirst: fields.isEmpty))
             if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }
         }
@@ -127,6 +135,7 @@ public struct ResponseHeadParser: Sendable {
             && (isHTTP11 || facts.connectionKeepAlive)
 
         var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count)
         for field in fields {
             headers.add(
                 name: String(decoding: bytes[field.name], as: UTF8.self),

@@ -19,19 +19,23 @@ public enum RequestID {
     /// A new id: 128 random bits as 32 lowercase hex digits.
     public static func mint() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = UInt64.random(in: .min ... .max, using: &generator)
-        let low = UInt64.random(in: .min ... .max, using: &generator)
-        return hex(high) + hex(low)
+        let high: UInt64 = generator.next()
+        let low: UInt64 = generator.next()
+        // Written straight into the string's storage: this runs on every request.
+        return String(unsafeUninitializedCapacity: 32) { digits in
+            for position in 0..<32 {
+                let word = position < 16 ? high : low
+                let shift = UInt64(60 - 4 * (position % 16))
+                let value = UInt8(truncatingIfNeeded: word >> shift) & 0x0F
+                digits[position] = value < 10 ? 0x30 + value : 0x57 + value
+            }
+            return 32
+        }
     }
 
     /// The request's id: the accepted one, or a fresh one.
     public static func resolve(_ value: String?) -> String {
         accepted(value) ?? mint()
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" /
