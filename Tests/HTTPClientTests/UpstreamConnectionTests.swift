@@ -21,7 +21,9 @@ import Transport
     @Test(arguments: [false, true])
     func closedPooledConnectionIsFoundBeforeWritingAndTheRequestRetried(tls: Bool) async throws {
         let stub = try await UpstreamStub.start(
-            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "1000"])
+            // 3 s: the first exchange must come in before the server's idle close even on
+            // a loaded machine (1 s was missed in CI); the wait below then outlasts it.
+            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "3000"])
         var configuration = HTTPClientConfiguration()
         configuration.extraCAFilePath = TestPKI.shared.caFile
         let client = try HTTPClient(configuration: configuration)
@@ -34,7 +36,7 @@ import Transport
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
         for connection in pooled { await Self.pauseIdleWatch(connection) }
-        try await Task.sleep(for: .milliseconds(2000))  // the server's FIN arrives meanwhile
+        try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
 
         let second = try await client.send(
             HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
@@ -44,7 +46,7 @@ import Transport
     }
 
     @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
-        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "1000"])
+        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "3000"])
         let client = try HTTPClient()
         defer { client.shutdown() }
         let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
@@ -59,7 +61,7 @@ import Transport
         }
         #expect(answer.reusable)
         await Self.pauseIdleWatch(connection)
-        try await Task.sleep(for: .milliseconds(2000))
+        try await Task.sleep(for: .milliseconds(4500))
         let second = await client.exchange(on: connection, wire, method: .get, deadline: deadline)
         guard case .failure(let failure) = second else {
             Issue.record("a closed connection answered")
