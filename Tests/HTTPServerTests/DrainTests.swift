@@ -16,11 +16,12 @@ import Testing
         let server = HTTPServer(configuration: configuration, router: TestServer.router())
         let port = try server.start(host: "127.0.0.1", port: 0).port
 
-        // /spin computes on the only loop for 600 ms: nothing else runs there meanwhile,
+        // /spin computes on the only loop for 2 s (600 ms was outlasted by the two sleeps
+        // below on a loaded CI machine): nothing else runs there meanwhile,
         // so the next connection is accepted (the listener has its own queue) and its
         // request arrives, but the loop reads it only after the drain has begun.
         let busy = try RawClient(port: port)
-        try await busy.send("GET /spin?600 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await busy.send("GET /spin?2000 HTTP/1.1\r\nHost: x\r\n\r\n")
         try await Task.sleep(for: .milliseconds(100))
         let waiting = try RawClient(port: port)
         try await waiting.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
