@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +64,10 @@ let package = Package(
             ]
         ),
 
+        // The client kit for apps (CONTRACT §11): Foundation only, no server target, so an
+        // iOS or macOS app can depend on it alone.
+        .target(name: "TokenSwapClient"),
+
         // Test support: child processes spawned and reaped without Foundation's Process.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
         .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
@@ -77,6 +82,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
+        .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).
         .testTarget(

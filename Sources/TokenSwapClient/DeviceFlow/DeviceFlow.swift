@@ -1,0 +1,57 @@
+/// The device authorization grant from the device's side (RFC 8628 §3.4–§3.5): the
+/// seeds' `obtainUserCode` then `getTokens` in a loop, done once, right.
+public struct DeviceFlow: Sendable {
+    let service: TokenSwapService
+    let clock: any SessionClock
+
+    public init(service: TokenSwapService, clock: any SessionClock = MonotonicSessionClock()) {
+        self.service = service
+        self.clock = clock
+    }
+
+    /// Asks for a user code. Show `userCode` and `verificationURI` (or
+    /// `verificationURIComplete`), then call `waitForApproval` with the same value.
+    public func start(scope: String? = nil) async throws -> Started {
+        let authorization = try await service.startDeviceAuthorization(scope: scope)
+        return Started(authorization: authorization, receivedAt: clock.now())
+    }
+
+    /// Polls until the user approves (the tokens), declines (`accessDenied`), or the code
+    /// expires (`deviceAuthorizationExpired`). Polls every `interval` seconds;
+    /// `slow_down` adds 5 s to this and every later interval (RFC 8628 §3.5), as does a
+    /// larger `interval` in an answer. Any other error stops the flow: it is thrown.
+    public func waitForApproval(_ started: Started) async throws -> TokenAnswer {
+        let authorization = started.authorization
+        let deadline = started.receivedAt + Double(authorization.expiresInSeconds)
+        var interval = authorization.intervalSeconds
+        while true {
+            guard clock.now() + Double(interval) < deadline else {
+                throw TokenSwapClientError.deviceAuthorizationExpired
+            }
+            try await clock.sleep(seconds: Double(interval))
+            do {
+                return try await service.pollDeviceToken(authorization.deviceCode)
+            } catch TokenSwapClientError.rejected(let answer) {
+                switch answer.error {
+                case "authorization_pending":
+                    interval = max(interval, answer.intervalSeconds ?? 0)
+                case "slow_down":
+                    interval = max(interval + 5, answer.intervalSeconds ?? 0)
+                case "access_denied":
+                    throw TokenSwapClientError.accessDenied
+                case "expired_token":
+                    throw TokenSwapClientError.deviceAuthorizationExpired
+                default:
+                    throw TokenSwapClientError.rejected(answer)
+                }
+            }
+        }
+    }
+
+    /// A device authorization and when its answer arrived on the local clock, which is
+    /// what `expires_in` counts from.
+    public struct Started: Sendable, Hashable {
+        public let authorization: DeviceAuthorization
+        public let receivedAt: Double
+    }
+}

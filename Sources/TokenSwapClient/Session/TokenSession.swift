@@ -1,0 +1,338 @@
+/// One signed-in user's tokens, for an app: the seeds' `getTokens` / `refreshToken` /
+/// `invalidateToken` and Yoli's `authorizedRequest`, without their usual bugs.
+///
+/// - One refresh at a time, however many callers ask (single flight): they all wait for
+///   the same answer, so a rotated refresh token is never lost to a second refresh that
+///   raced with the first.
+/// - The access token is refreshed `refreshSkewSeconds` before it expires, counted on the
+///   local monotonic clock from when its answer arrived (never the wall clock).
+/// - The `refresh_token` of every answer is stored before the new access token is handed
+///   out: that is how key rotation and legacy migration (CONTRACT §4, §9) reach devices,
+///   and a crash after a refresh cannot leave a dead token in storage.
+/// - Only `invalid_grant` signs the user out. 429 waits `Retry-After`; 5xx and network
+///   failures back off with jitter; the tokens are kept. A store that cannot be read at
+///   launch is "unavailable", not "signed out".
+///
+/// Nothing here logs; `events` says what happened, without tokens.
+public actor TokenSession {
+    public nonisolated let service: TokenSwapService
+    /// Refreshed, signed out (with the reason), transient failures. One consumer.
+    public nonisolated let events: AsyncStream<TokenSessionEvent>
+
+    let store: any CredentialStore
+    let configuration: TokenSessionConfiguration
+    let clock: any SessionClock
+    private let random: @Sendable (ClosedRange<Double>) -> Double
+    private let eventSink: AsyncStream<TokenSessionEvent>.Continuation
+
+    private var state: SessionState = .notLoaded
+    /// The one token-changing operation under way (a refresh, or storing an answer);
+    /// everyone who needs a token meanwhile awaits it instead of starting another.
+    private var inFlight: Task<Void, any Error>?
+    private var backoff = RefreshBackoff()
+    /// Bumped on every sign-in and sign-out, so an answer that arrives for an earlier
+    /// session is not written over the current one.
+    private var generation = 0
+
+    public init(
+        service: TokenSwapService, store: any CredentialStore,
+        configuration: TokenSessionConfiguration = TokenSessionConfiguration(),
+        clock: any SessionClock = MonotonicSessionClock(),
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    ) {
+        self.service = service
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.random = random
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    deinit {
+        eventSink.finish()
+    }
+
+    /// Whether there is a session, loading the store on first use.
+    public func status() async -> SessionStatus {
+        try? await loadIfNeeded()
+        switch state {
+        case .notLoaded, .storageUnavailable: return .storageUnavailable
+        case .signedOut(let reason): return .signedOut(reason)
+        case .signedIn: return .signedIn
+        }
+    }
+
+    /// An access token fresh for at least `refreshSkewSeconds`, refreshing first if
+    /// needed. While a refresh ahead of expiry fails transiently, the current token is
+    /// returned as long as it has not expired.
+    public func accessToken() async throws -> String {
+        try await validAccessToken(refusing: nil).revealed
+    }
+
+    /// Signs in with a token answer (from `/v1/swap`, or an SDK that did the swap). Call
+    /// it as soon as the answer arrives: its `expires_in` counts from now. Returns once
+    /// the refresh token is stored; throws `storageUnavailable` if it could not be (the
+    /// session keeps the tokens and stores them on the next call).
+    public func signIn(with answer: TokenAnswer) async throws {
+        let arrived = clock.now()
+        while let inFlight { _ = try? await inFlight.value }
+        generation += 1
+        backoff.succeeded()
+        state = .signedIn(SessionTokens(answer, arrivedAt: arrived))
+        try await startAndAwait { try await self.storePending() }
+        emit(.signedIn)
+    }
+
+    /// Swaps an authorization code (CONTRACT §2 `/v1/swap`) and signs in with the answer.
+    public func signIn(code: String, codeVerifier: String? = nil, redirectURI: String? = nil)
+        async throws
+    {
+        try await signIn(
+            with: service.swap(code: code, codeVerifier: codeVerifier, redirectURI: redirectURI))
+    }
+
+    /// The device flow for this session's provider and clock.
+    public nonisolated var deviceFlow: DeviceFlow {
+        DeviceFlow(service: service, clock: clock)
+    }
+
+    /// Waits for the user to approve a started device authorization, then signs in.
+    public func signIn(approving started: DeviceFlow.Started) async throws {
+        try await signIn(with: deviceFlow.waitForApproval(started))
+    }
+
+    /// Signs out. With `revoking`, the refresh token (or the access token, when there is
+    /// none) is revoked first (CONTRACT §8); if tokenswap cannot reach the provider the
+    /// error is thrown and the tokens are kept, so the app can retry (RFC 7009 §2.2.1) or
+    /// sign out without revoking. nil when nothing was revoked.
+    @discardableResult
+    public func signOut(revoking: Bool = true) async throws -> RevocationOutcome? {
+        while let inFlight { _ = try? await inFlight.value }
+        try? await loadIfNeeded()
+        var outcome: RevocationOutcome? = nil
+        if revoking, case .signedIn(let tokens) = state,
+            let token = tokens.refresh ?? tokens.access
+        {
+            outcome = try await service.revoke(
+                token, hint: tokens.refresh == nil ? "access_token" : "refresh_token")
+        }
+        try await endSession(.userRequested)
+        return outcome
+    }
+
+    /// Asks tokenswap whether the current access token is active (RFC 7662 shape): the
+    /// seeds' `tokenIsValid`.
+    public func introspect() async throws -> Introspection {
+        try await service.introspect(validAccessToken(refusing: nil))
+    }
+
+    // MARK: - The token, refreshed at most once at a time
+
+    /// `refusing`: an access token an API just answered 401 to; a different current
+    /// token (someone refreshed meanwhile) is returned as it is, the same one is replaced.
+    func validAccessToken(refusing refused: RedactedToken?) async throws -> RedactedToken {
+        var refreshed = false
+        // Each turn either returns, throws, or completes one real operation that changes
+        // the state; a few turns cover a sign-in racing with a refresh.
+        for _ in 0..<4 {
+            try await loadIfNeeded()
+            if let inFlight {
+                do {
+                    try await inFlight.value
+                } catch let error as TokenSwapClientError {
+                    if let usable = usableDuringFailure(error, refusing: refused) { return usable }
+                    throw error
+                }
+                refreshed = true
+                continue
+            }
+            guard case .signedIn(let tokens) = state else { throw stateError }
+            if !tokens.refreshStored {
+                try await startAndAwait { try await self.storePending() }
+                continue
+            }
+            if let access = tokens.access, access != refused,
+                refreshed || isFresh(tokens, at: clock.now())
+            {
+                return access
+            }
+            if let wait = backoff.remaining(at: clock.now()) {
+                let error = TokenSwapClientError.temporarilyUnavailable(retryAfterSeconds: wait)
+                if let usable = usableDuringFailure(error, refusing: refused) { return usable }
+                throw error
+            }
+            do {
+                try await startAndAwait { try await self.refresh() }
+            } catch let error as TokenSwapClientError {
+                if let usable = usableDuringFailure(error, refusing: refused) { return usable }
+                throw error
+            }
+            refreshed = true
+        }
+        throw TokenSwapClientError.temporarilyUnavailable(retryAfterSeconds: 1)
+    }
+
+    private func startAndAwait(_ operation: @escaping @Sendable () async throws -> Void)
+        async throws
+    {
+        // Unstructured on purpose: a caller that is cancelled must not cancel a refresh
+        // whose rotated token has to be stored for everyone else.
+        let task = Task { try await operation() }
+        inFlight = task
+        try await task.value
+    }
+
+    /// One refresh (`inFlight`). Clears `inFlight` before its waiters resume.
+    private func refresh() async throws {
+        defer { inFlight = nil }
+        guard case .signedIn(let tokens) = state, let refreshToken = tokens.refresh else {
+            try await endSession(.noRefreshToken)
+            throw TokenSwapClientError.signedOut(.noRefreshToken)
+        }
+        let session = generation
+        let answer: TokenAnswer
+        do {
+            answer = try await service.refresh(refreshToken)
+        } catch {
+            guard session == generation else { return }
+            throw try await refreshFailed(error)
+        }
+        guard session == generation else { return }
+        backoff.succeeded()
+        // Held in memory at once (the old refresh token may be dead now that it rotated)
+        // but not handed out until stored.
+        state = .signedIn(
+            SessionTokens(answer, arrivedAt: clock.now(), keeping: refreshToken))
+        try await storeTokens(of: session)
+        emit(.refreshed(expiresInSeconds: answer.expiresInSeconds))
+    }
+
+    /// Stores a sign-in's refresh token (`inFlight`).
+    private func storePending() async throws {
+        defer { inFlight = nil }
+        try await storeTokens(of: generation)
+    }
+
+    private func storeTokens(of session: Int) async throws {
+        guard case .signedIn(let tokens) = state, !tokens.refreshStored else { return }
+        do {
+            if let refreshToken = tokens.refresh {
+                try await store.save(refreshToken)
+            } else {
+                try await store.remove()
+            }
+        } catch {
+            if session == generation {
+                emit(
+                    .transientFailure(
+                        TransientFailure(kind: .storageUnavailable, retryAfterSeconds: nil)))
+            }
+            throw TokenSwapClientError.storageUnavailable
+        }
+        guard session == generation, case .signedIn(var current) = state,
+            current.refresh == tokens.refresh
+        else { return }
+        current.refreshStored = true
+        state = .signedIn(current)
+    }
+
+    /// What a failed refresh means. Only `invalid_grant` ends the session.
+    private func refreshFailed(_ error: any Error) async throws -> TokenSwapClientError {
+        let kind: TransientFailure.Kind
+        var retryAfter: Double? = nil
+        switch error {
+        case TokenSwapClientError.rejected(let answer)
+        where answer.error == "invalid_grant" && (400..<500).contains(answer.status):
+            try? await endSession(.invalidGrant)
+            return .signedOut(.invalidGrant)
+        case TokenSwapClientError.rejected(let answer) where answer.status == 429:
+            kind = .throttled
+            retryAfter = answer.retryAfterSeconds
+        case TokenSwapClientError.rejected(let answer) where answer.status >= 500:
+            kind = .serverError(status: answer.status)
+            retryAfter = answer.retryAfterSeconds
+        case TokenSwapClientError.rejected(let answer):
+            kind = .rejected(status: answer.status, error: answer.error)
+        case TokenSwapClientError.unexpectedAnswer(let status):
+            kind = .serverError(status: status)
+        case is CancellationError:
+            throw error
+        default:
+            kind = .network
+        }
+        let wait = backoff.failed(
+            at: clock.now(), retryAfterSeconds: retryAfter, configuration: configuration,
+            random: random)
+        emit(.transientFailure(TransientFailure(kind: kind, retryAfterSeconds: wait)))
+        return .temporarilyUnavailable(retryAfterSeconds: wait)
+    }
+
+    /// The session is over: memory first (nothing more is handed out), then the store.
+    private func endSession(_ reason: SignOutReason) async throws {
+        generation += 1
+        backoff.succeeded()
+        state = .signedOut(reason)
+        emit(.signedOut(reason))
+        do {
+            try await store.remove()
+        } catch {
+            throw TokenSwapClientError.storageUnavailable
+        }
+    }
+
+    // MARK: - State
+
+    private func loadIfNeeded() async throws {
+        switch state {
+        case .notLoaded, .storageUnavailable: break
+        case .signedOut, .signedIn: return
+        }
+        let session = generation
+        let stored: RedactedToken?
+        do {
+            stored = try await store.load()
+        } catch {
+            guard session == generation else { return }
+            state = .storageUnavailable
+            emit(
+                .transientFailure(
+                    TransientFailure(kind: .storageUnavailable, retryAfterSeconds: nil)))
+            throw TokenSwapClientError.storageUnavailable
+        }
+        // Another caller loaded, or the app signed in, while this load was under way.
+        guard session == generation, !state.isLoaded else { return }
+        state =
+            stored.map { .signedIn(SessionTokens(storedRefreshToken: $0)) }
+            ?? .signedOut(.neverSignedIn)
+    }
+
+    private func isFresh(_ tokens: SessionTokens, at now: Double) -> Bool {
+        guard let expiresAt = tokens.accessExpiresAt else { return true }
+        return now < expiresAt - configuration.refreshSkewSeconds
+    }
+
+    /// During a transient failure of a refresh ahead of expiry, the current access token
+    /// is still good until it expires (not when an API has just refused it).
+    private func usableDuringFailure(
+        _ error: TokenSwapClientError, refusing refused: RedactedToken?
+    )
+        -> RedactedToken?
+    {
+        guard case .temporarilyUnavailable = error, case .signedIn(let tokens) = state,
+            tokens.refreshStored, let access = tokens.access, access != refused
+        else { return nil }
+        guard let expiresAt = tokens.accessExpiresAt else { return access }
+        return clock.now() < expiresAt ? access : nil
+    }
+
+    private var stateError: TokenSwapClientError {
+        switch state {
+        case .signedOut(let reason): .signedOut(reason)
+        case .notLoaded, .storageUnavailable, .signedIn: .storageUnavailable
+        }
+    }
+
+    private func emit(_ event: TokenSessionEvent) {
+        eventSink.yield(event)
+    }
+}
