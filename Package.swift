@@ -85,8 +85,10 @@ let package = Package(
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).
+        // TokenSwapClient: the client kit against the real binary, as an app would use it.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport"], exclude: ["Fixtures"]),
+            name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport", "TokenSwapClient"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TokenSwapClient
+
+/// The client kit (CONTRACT §11) against the real `tokenswap serve --sandbox`, over
+/// `URLSessionTransport`: sign in with a swap, refresh with rotation, and the sandbox's
+/// failure values, each ending as the contract says a client must end it.
+@Suite(.serialized) struct TokenSwapClientSandboxTests {
+    /// A session whose skew is the token's whole lifetime: every `accessToken()` refreshes
+    /// once, so a test can drive the real refresh path without waiting an hour.
+    static func session(
+        _ server: TokenSwapProcess, store: any CredentialStore = MemoryCredentialStore(),
+        skewSeconds: Double = 3600
+    ) throws -> TokenSession {
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        return TokenSession(
+            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            store: store,
+            configuration: TokenSessionConfiguration(refreshSkewSeconds: skewSeconds))
+    }
+
+    static func refreshes(_ server: TokenSwapProcess, status: Int) -> Int {
+        server.standardOutput.split(separator: "\n").filter {
+            $0.contains("path=/v1/refresh ") && $0.hasSuffix("status=\(status)")
+        }.count
+    }
+
+    @Test func swapThenRefreshRotatesAndTheStoreFollowsAcrossARelaunch() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let directory = NSTemporaryDirectory() + "tokenswap-client-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = FileCredentialStore(path: directory + "/session")
+
+        let session = try Self.session(server, store: store, skewSeconds: 60)
+        try await session.signIn(code: try await SandboxFlowTests.authorize(server.port))
+        let swapped = try #require(try await store.load())
+        let first = try await session.accessToken()
+        #expect(first.hasPrefix("sba-"))
+
+        // The app relaunches; the refresh token in the file is all that survived.
+        let relaunched = try Self.session(server, store: store)
+        let second = try await relaunched.accessToken()
+        let rotated = try #require(try await store.load())
+        #expect(second != first)
+        #expect(rotated != swapped)
+        // The sandbox revoked the token it rotated away from: only the stored one works.
+        await #expect(throws: TokenSwapClientError.self) {
+            try await relaunched.service.refresh(swapped)
+        }
+        #expect(try await relaunched.accessToken() != second)
+        #expect(try await store.load() != rotated)
+        #expect(Self.refreshes(server, status: 200) == 2)
+
+        #expect(try await server.stop() == 0)
+        expectNoSecrets(
+            in: [server.standardOutput, server.standardError],
+            [first, second, swapped.revealed, rotated.revealed])
+    }
+
+    @Test func fiftyConcurrentCallersMakeOneRefresh() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let store = MemoryCredentialStore()
+        let session = try Self.session(server, store: store)
+        try await session.signIn(code: try await SandboxFlowTests.authorize(server.port))
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await session.accessToken() } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        // One refresh answered everyone; a second one, with the rotated-away token, would
+        // have been invalid_grant and signed the user out.
+        #expect(tokens.count == 1)
+        #expect(await session.status() == .signedIn)
+        #expect(try await server.stop() == 0)
+        #expect(Self.refreshes(server, status: 200) == 1)
+        #expect(Self.refreshes(server, status: 400) == 0)
+    }
+
+    @Test func anExpiredRefreshTokenSignsOutAndWipes() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let store = MemoryCredentialStore()
+        let session = try Self.session(server, store: store)
+        try await session.signIn(code: "sandbox-refresh-expired")
+        #expect(try await store.load() != nil)
+        await #expect(throws: TokenSwapClientError.signedOut(.invalidGrant)) {
+            try await session.accessToken()
+        }
+        #expect(try await store.load() == nil)
+        #expect(await session.status() == .signedOut(.invalidGrant))
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test(
+        arguments: [
+            ("sandbox-refresh-429", 7.0, TransientFailure.Kind.throttled),
+            ("sandbox-refresh-500", 1.0, .serverError(status: 502)),
+        ] as [(String, Double, TransientFailure.Kind)])
+    func aTransientFailureKeepsTheTokens(code: String, wait: Double, kind: TransientFailure.Kind)
+        async throws
+    {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let store = MemoryCredentialStore()
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        // Jitter at the top of its range, so the 5xx backoff is exactly the first step.
+        let session = TokenSession(
+            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            store: store, configuration: TokenSessionConfiguration(refreshSkewSeconds: 3600),
+            random: { $0.upperBound })
+        try await session.signIn(code: code)
+        let stored = try await store.load()
+        // A refresh ahead of expiry failed: the access token is still good, so it is used.
+        let access = try await session.accessToken()
+        #expect(access.hasPrefix("sba-"))
+        // An API refused it: now there is nothing to hand out until the backoff ends.
+        do {
+            _ = try await session.accessTokenRefused(access)
+            Issue.record("expected temporarilyUnavailable")
+        } catch TokenSwapClientError.temporarilyUnavailable(let seconds) {
+            #expect(seconds <= wait && seconds > wait - 2)
+        }
+        #expect(Self.refreshes(server, status: 200) == 0)
+        #expect(try await store.load() == stored)
+        #expect(await session.status() == .signedIn)
+        var events: [TokenSessionEvent] = []
+        for await event in session.events {
+            events.append(event)
+            if events.count == 2 { break }
+        }
+        #expect(
+            events == [
+                .signedIn, .transientFailure(TransientFailure(kind: kind, retryAfterSeconds: wait)),
+            ])
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test func aSignInWithoutARefreshTokenEndsAtExpiry() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let store = MemoryCredentialStore(RedactedToken("an earlier user's token"))
+        let fresh = try Self.session(server, store: store, skewSeconds: 60)
+        try await fresh.signIn(code: "sandbox-no-refresh")
+        #expect(try await store.load() == nil)
+        #expect(try await fresh.accessToken().hasPrefix("sba-"))
+        // The same answer seen by a session that counts it as expired already.
+        let expiring = try Self.session(server, store: store)
+        try await expiring.signIn(code: "sandbox-no-refresh")
+        await #expect(throws: TokenSwapClientError.signedOut(.noRefreshToken)) {
+            try await expiring.accessToken()
+        }
+        #expect(Self.refreshes(server, status: 200) == 0)
+        #expect(try await server.stop() == 0)
+    }
+
+    @Test func aStringExpiresInIsAnInteger() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let service = TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base))
+        #expect(try await service.swap(code: "sandbox-string-expiry").expiresInSeconds == 3600)
+        #expect(try await server.stop() == 0)
+    }
+}
