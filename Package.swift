@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
+        .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,6 +68,14 @@ let package = Package(
         // The client kit for apps (CONTRACT §11): Foundation only, no server target, so an
         // iOS or macOS app can depend on it alone.
         .target(name: "TokenSwapClient"),
+        // The client kit's example program (README: "Using tokenswap from an app").
+        .executableTarget(
+            name: "tokenswap-device-login",
+            dependencies: [
+                "TokenSwapClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
 
         // Test support: child processes spawned and reaped without Foundation's Process.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),

@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+import TokenSwapClient
+
+/// The client kit's example program, `tokenswap-device-login`, as a user runs it against
+/// `tokenswap serve --sandbox`.
+@Suite(.serialized) struct DeviceLoginExampleTests {
+    /// Built next to `tokenswap` by `swift build --build-tests`.
+    static func binary() throws -> String {
+        try TokenSwapProcess.binary().deletingLastPathComponent()
+            .appendingPathComponent("tokenswap-device-login").path
+    }
+
+    /// Signed in from an earlier run (the 0600 file holds a refresh token): it calls the
+    /// API with `authorizedRequest`, refreshing whenever the access token is within the
+    /// skew of its expiry (here: always), and the file follows every rotation.
+    @Test func callsTheAPIWithFreshTokensAndStoresEachRotation() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let base = "http://127.0.0.1:\(server.port)"
+        let directory = NSTemporaryDirectory() + "tokenswap-device-login-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = FileCredentialStore(path: directory + "/session")
+        let service = TokenSwapService(
+            endpoints: try TokenSwapEndpoints(baseURL: try #require(URL(string: base))))
+        let swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
+        let planted = try #require(swapped.refreshToken)
+        try await store.save(planted)
+
+        let binary = try Self.binary()
+        let run = try await offPool {
+            try ChildProcess.run(
+                binary,
+                [
+                    "--base-url", base, "--store", store.path, "--api-url", base + "/healthz",
+                    "--calls", "2", "--interval-seconds", "0", "--refresh-skew-seconds", "3600",
+                ], environment: TokenSwapProcess.clean([:]), timeoutSeconds: 60)
+        }
+        #expect(run.status == .exited(0), "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Signed in (refresh token from \(store.path)).")
+        #expect(lines.contains { $0.hasPrefix("call 1: HTTP 200, ") })
+        #expect(lines.contains { $0.hasPrefix("call 2: HTTP 200, ") })
+        let rotated = try #require(try await store.load())
+        #expect(rotated != planted)
+        // The stored token is the live one: the sandbox revoked each one it rotated away.
+        #expect(try await service.refresh(rotated).accessToken.revealed.hasPrefix("sba-"))
+        #expect(try await server.stop() == 0)
+        #expect(TokenSwapClientSandboxTests.refreshes(server, status: 200) == 3)
+        expectNoSecrets(
+            in: [run.stdout, run.stderr, server.standardOutput],
+            [planted.revealed, rotated.revealed, swapped.accessToken.revealed])
+    }
+
+    @Test func aBadBaseURLIsACleanError() async throws {
+        let binary = try Self.binary()
+        let run = try await offPool {
+            try ChildProcess.run(
+                binary, ["--base-url", "ftp://x", "--store", "/nonexistent/x"],
+                environment: TokenSwapProcess.clean([:]))
+        }
+        #expect(run.status == .exited(1))
+        #expect(run.stderr.contains("invalid configuration: base URL must be http or https"))
+    }
+}
