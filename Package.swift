@@ -5,7 +5,8 @@ import PackageDescription
 // only downward, and the compiler enforces it.
 let package = Package(
     name: "tokenswap",
-    platforms: [.macOS(.v15)],
+    // iOS, tvOS, watchOS: for apps using the TokenSwapClient library (ContinuousClock).
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),

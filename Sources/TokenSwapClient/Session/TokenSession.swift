@@ -186,7 +186,8 @@ public actor TokenSession {
     private func refresh() async throws {
         defer { inFlight = nil }
         guard case .signedIn(let tokens) = state, let refreshToken = tokens.refresh else {
-            try await endSession(.noRefreshToken)
+            // Signed out whether or not the (already empty) store answers.
+            try? await endSession(.noRefreshToken)
             throw TokenSwapClientError.signedOut(.noRefreshToken)
         }
         let session = generation
