@@ -6,10 +6,15 @@ import TokenSwapClient
 /// The client kit's example program, `tokenswap-device-login`, as a user runs it against
 /// `tokenswap serve --sandbox`.
 @Suite(.serialized) struct DeviceLoginExampleTests {
-    /// Built next to `tokenswap` by `swift build --build-tests`.
+    /// Built next to this test bundle by `swift build --build-tests` (also when
+    /// `TOKENSWAP_BINARY` points the server elsewhere, e.g. at a release build).
     static func binary() throws -> String {
-        try TokenSwapProcess.binary().deletingLastPathComponent()
-            .appendingPathComponent("tokenswap-device-login").path
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let path = bundle.appendingPathComponent("tokenswap-device-login").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw EndToEndFailure("no tokenswap-device-login at \(path); build it first")
+        }
+        return path
     }
 
     /// Signed in from an earlier run (the 0600 file holds a refresh token): it calls the
