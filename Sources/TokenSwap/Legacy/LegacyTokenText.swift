@@ -52,21 +52,14 @@ enum LegacyTokenText {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+            guard let high = FormURLEncoding.hexValue(digits[index]),
+                let low = FormURLEncoding.hexValue(digits[index + 1])
+            else {
                 return nil
             }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x41...0x46: digit - 0x41 + 10
-        case 0x61...0x66: digit - 0x61 + 10
-        default: nil
-        }
     }
 }
