@@ -1,6 +1,6 @@
 import Sealing
 
-extension TokenService {
+extension TokenEndpoints {
     /// A refresh token the key ring cannot open, tried against the provider's legacy
     /// formats in the configured order (CONTRACT §9). Not sealed with the active key, so
     /// the refresh answer reseals it natively and the client moves over on its own.
