@@ -118,12 +118,15 @@ import Testing
 
         // The provider saw each raw token, five times (four legacy, one native).
         let received = try await stub.received()
-        #expect(received.map { $0.form["refresh_token"] ?? "" } == raws.flatMap { Array(repeating: $0, count: 5) })
+        #expect(
+            received.map { $0.form["refresh_token"] ?? "" }
+                == raws.flatMap { Array(repeating: $0, count: 5) })
         let metrics = try await OperationsTests.scrape(server.port)
         for format in Self.formats {
             #expect(
                 metrics.contains(
-                    #"tokenswap_legacy_tokens_opened_total{provider="spotify",format="\#(format)"} 4"#),
+                    #"tokenswap_legacy_tokens_opened_total{provider="spotify",format="\#(format)"} 4"#
+                ),
                 "\(format)")
         }
         #expect(try await server.stop() == 0)
@@ -164,7 +167,9 @@ import Testing
             var cases = [(wrongSecret, everyFormat), (truncated, everyFormat)]
             if format != "node-create-cipher-ctr" {
                 // Another format's token under the very secret the server knows.
-                cases.append((try await Self.legacyToken(format, secret: ctrSecret, plaintext: raw), ctrOnly))
+                cases.append(
+                    (try await Self.legacyToken(format, secret: ctrSecret, plaintext: raw), ctrOnly)
+                )
             }
             for (token, server) in cases {
                 let answer = try await Exchange.form(
@@ -203,7 +208,8 @@ import Testing
         let deployment = Deployment()
         let base = deployment.environment(
             tokenURL: "https://accounts.example/api/token", keys: Deployment.newKey("k1"))
-        func check(_ legacy: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+        func check(_ legacy: String) async throws -> (status: Int32, stdout: String, stderr: String)
+        {
             try await TokenSwapProcess.run(
                 ["check-config"],
                 environment: base.merging(["TOKENSWAP_SPOTIFY_LEGACY": legacy]) { $1 })
@@ -212,7 +218,10 @@ import Testing
         let warned = try await check(files.setting(["ruby-encrypted-strings", "cryptojs-aes"]))
         #expect(warned.status == 0)
         #expect(warned.stdout.hasPrefix("configuration OK"))
-        #expect(warned.stderr.contains("warning: TOKENSWAP_SPOTIFY_LEGACY: the ruby-encrypted-strings secret is the one Spotify's"))
+        #expect(
+            warned.stderr.contains(
+                "warning: TOKENSWAP_SPOTIFY_LEGACY: the ruby-encrypted-strings secret is the one Spotify's"
+            ))
         let clean = try await check(files.setting(["cryptojs-aes"]))
         #expect(clean.status == 0)
         #expect(clean.stderr.isEmpty)
@@ -226,7 +235,9 @@ import Testing
         ] {
             let refused = try await check(bad)
             #expect(refused.status == 2, "\(bad)")
-            #expect(refused.stderr.hasPrefix("tokenswap: TOKENSWAP_SPOTIFY_LEGACY: expected "), "\(bad)")
+            #expect(
+                refused.stderr.hasPrefix("tokenswap: TOKENSWAP_SPOTIFY_LEGACY: expected "), "\(bad)"
+            )
         }
         let outputs = [warned.stdout, warned.stderr, clean.stdout, clean.stderr]
         expectNoSecrets(in: outputs, Array(files.secrets.values) + [deployment.clientSecret])

@@ -55,7 +55,9 @@ import Testing
             token.map { $0 == "+" ? " " : $0 }.reduce(into: "") { $0.append($1) },  // + as space
         ]
         for variant in damaged {
-            #expect(Self.text(Self.decoder(format).open(variant, shape: Self.spotify)) == Self.plaintext)
+            #expect(
+                Self.text(Self.decoder(format).open(variant, shape: Self.spotify)) == Self.plaintext
+            )
         }
     }
 
@@ -93,9 +95,16 @@ import Testing
     }
 
     @Test func recognisesTheSecretSpotifysExamplePublished() {
-        #expect(Self.decoder(.rubyEncryptedStrings, "cFJLyifeUJUBFWdHzVbykfDmPHtLKLGzViHW9aHGmyTLD8hGXC").usesPublishedSecret)
-        #expect(!Self.decoder(.rubyEncryptedStrings, "cFJLyifeUJUBFWdHzVbykfDmPHtLKLGzViHW9aHGmyTLD8hGXc").usesPublishedSecret)
-        #expect(LegacyCipher.sha256(Array("abc".utf8)).map { $0.prefix(4) } == [0xba, 0x78, 0x16, 0xbf])
+        #expect(
+            Self.decoder(
+                .rubyEncryptedStrings, "cFJLyifeUJUBFWdHzVbykfDmPHtLKLGzViHW9aHGmyTLD8hGXC"
+            ).usesPublishedSecret)
+        #expect(
+            !Self.decoder(
+                .rubyEncryptedStrings, "cFJLyifeUJUBFWdHzVbykfDmPHtLKLGzViHW9aHGmyTLD8hGXc"
+            ).usesPublishedSecret)
+        #expect(
+            LegacyCipher.sha256(Array("abc".utf8)).map { $0.prefix(4) } == [0xba, 0x78, 0x16, 0xbf])
     }
 
     @Test func decoderNeverPrintsItsSecret() {

@@ -51,7 +51,8 @@ enum LegacyCipher {
         }
         var finalWritten: Int32 = 0
         let status = plaintext.withUnsafeMutableBufferPointer { buffer in
-            EVP_DecryptFinal_ex(context, buffer.baseAddress.map { $0 + Int(written) }, &finalWritten)
+            EVP_DecryptFinal_ex(
+                context, buffer.baseAddress.map { $0 + Int(written) }, &finalWritten)
         }
         // A bad padding or tag: the bytes written are garbage or unauthenticated; wipe them.
         guard status == 1 else {

@@ -19,7 +19,8 @@ extension LegacyDecoder {
                 let names = LegacyFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ConfigurationError(
                     variable: variable,
-                    problem: .invalid(expected: "format:secret-file (\(position)); formats: \(names)"))
+                    problem: .invalid(
+                        expected: "format:secret-file (\(position)); formats: \(names)"))
             }
             guard let data = FileManager.default.contents(atPath: String(parts[1])),
                 var secret = String(validating: [UInt8](data), as: UTF8.self)

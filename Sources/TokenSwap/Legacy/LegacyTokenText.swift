@@ -22,7 +22,8 @@ enum LegacyTokenText {
             index += 1
             switch byte {
             case UInt8(ascii: "\\")
-            where index < bytes.count && (bytes[index] == UInt8(ascii: "n") || bytes[index] == UInt8(ascii: "r")):
+            where index < bytes.count
+                && (bytes[index] == UInt8(ascii: "n") || bytes[index] == UInt8(ascii: "r")):
                 index += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
                 continue
