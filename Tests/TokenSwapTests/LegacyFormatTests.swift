@@ -41,7 +41,9 @@ import Testing
     /// :password => "secret")` is `"oTxJd67ElLY=\n"`.
     @Test func encryptedStringsGemVector() {
         let opened = LegacyFormat.rubyEncryptedStrings.decrypt(
-            LegacyTokenText.repaired("oTxJd67ElLY=\n"), secret: Array("secret".utf8))
+            LegacyTokenText.repaired("oTxJd67ElLY=\n"),
+            keyMaterial: LegacyFormat.rubyEncryptedStrings.keyMaterial(
+                secret: Array("secret".utf8)))
         #expect(Self.text(opened) == "test")
     }
 
@@ -111,5 +113,8 @@ import Testing
         let decoder = Self.decoder(.cryptoJSAES)
         #expect(!"\(decoder)".contains(Self.secret))
         #expect(!String(reflecting: decoder).contains(Self.secret))
+        var dumped = ""
+        dump(decoder, to: &dumped)
+        #expect(!dumped.contains(Self.secret) && dumped.contains("redacted"))
     }
 }

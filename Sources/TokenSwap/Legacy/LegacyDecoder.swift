@@ -1,11 +1,16 @@
 /// One entry of `TOKENSWAP_<NAME>_LEGACY`: a format and the old service's secret.
-public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible {
+public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     public let format: LegacyFormat
     let secret: Secret
+    /// Derived from the secret once (`LegacyFormat.keyMaterial`); as secret as it is.
+    private let keyMaterial: [UInt8]
 
     public init(format: LegacyFormat, secret: Secret) {
         self.format = format
         self.secret = secret
+        self.keyMaterial = format.keyMaterial(secret: Array(secret.revealed.utf8))
     }
 
     /// The provider refresh token inside `token`, if `token` is this format under this
@@ -13,7 +18,7 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible {
     func open(_ token: String, shape: RefreshTokenShape) -> [UInt8]? {
         guard
             let plaintext = format.decrypt(
-                LegacyTokenText.repaired(token), secret: Array(secret.revealed.utf8)),
+                LegacyTokenText.repaired(token), keyMaterial: keyMaterial),
             shape.matches(plaintext)
         else { return nil }
         return plaintext
@@ -36,4 +41,7 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(format.rawValue):<redacted>" }
+    public var debugDescription: String { description }
+    /// No children: `dump` and reflection-based printing see neither secret nor key.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
