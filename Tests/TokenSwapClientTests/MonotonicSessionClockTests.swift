@@ -1,0 +1,22 @@
+import Testing
+import TokenSwapClient
+
+/// The default clock: seconds that only go forward, and a sleep that lasts.
+@Suite struct MonotonicSessionClockTests {
+    @Test func countsSecondsAndSleeps() async throws {
+        let clock = MonotonicSessionClock()
+        let start = clock.now()
+        #expect(start >= 0 && start < 1)
+        try await clock.sleep(seconds: 0.05)
+        let slept = clock.now() - start
+        #expect(slept >= 0.05)
+        #expect(clock.now() >= start + slept)
+    }
+
+    @Test func aCancelledSleepThrows() async {
+        let clock = MonotonicSessionClock()
+        let sleeping = Task { try await clock.sleep(seconds: 60) }
+        sleeping.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeping.value }
+    }
+}
