@@ -134,11 +134,6 @@ final class TLSEngine {
         return .handshake(reason: reasons.isEmpty ? "peer closed the connection" : reasons)
     }
 
-    /// Called when the socket reached EOF during the handshake.
-    func handshakeFailureAtEOF() -> TLSFailure {
-        .handshake(reason: "peer closed the connection during the handshake")
-    }
-
     /// Encrypts all of `bytes`; the ciphertext is then in `takeCiphertext`.
     func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
         var offset = 0

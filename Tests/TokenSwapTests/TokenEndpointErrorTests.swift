@@ -16,7 +16,6 @@ import Testing
             (.upstreamUnreachable(reason: "x"), 502, "upstream_unreachable", nil),
             (.upstreamTimeout, 504, "upstream_timeout", nil),
             (.rateLimited(retryAfterSeconds: 3), 429, "rate_limited", "3"),
-            (.unknownProvider, 404, "not_found", nil),
             (.temporarilyUnavailable(reason: "x"), 503, "temporarily_unavailable", nil),
         ] as [(TokenEndpointError, Int, String, String?)])
     func rowsOfTheErrorTable(

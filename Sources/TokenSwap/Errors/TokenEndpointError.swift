@@ -13,8 +13,6 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case invalidRequest(String)
     /// 415 `invalid_request`: a Content-Type other than form or JSON.
     case unsupportedMediaType
-    /// 404 `not_found`: `/v1/<name>/…` for a provider that is not configured.
-    case unknownProvider
     /// 400 `invalid_grant`: the sealed refresh token cannot be opened; the provider was
     /// not called.
     case unopenableToken
