@@ -140,7 +140,8 @@ import Testing
             try ring.open(sealed, context: deviceContext)
         }
         let deviceCode = try ring.seal(Fixtures.refreshToken, context: deviceContext)
-        #expect(try ring.open(deviceCode, context: deviceContext).plaintext == Fixtures.refreshToken)
+        #expect(
+            try ring.open(deviceCode, context: deviceContext).plaintext == Fixtures.refreshToken)
         #expect(throws: SealingError.invalidToken) {
             try ring.open(deviceCode, context: Fixtures.context)
         }

@@ -56,6 +56,10 @@ extension ConfigurationKey {
         case redirectURIs = "redirect_uris"
         case tokenURL = "token_url"
         case auth
+        case dialect
+        case deviceAuthorizationURL = "device_authorization_url"
+        case deviceClientAuth = "device_client_auth"
+        case deviceScopes = "device_scopes"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {
