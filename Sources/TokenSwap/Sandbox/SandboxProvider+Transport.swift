@@ -7,6 +7,9 @@ extension SandboxProvider: UpstreamTransport {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
+        if isDeviceAuthorization(target: request.target) {
+            return answerDeviceAuthorization(headers: request.headers, body: request.body)
+        }
         switch answerToken(headers: request.headers, body: request.body) {
         case .now(let response):
             return response
@@ -28,7 +31,8 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `GET /sandbox/authorize` and `POST /sandbox/token`, as data for the Router.
+    /// `GET /sandbox/authorize`, `POST /sandbox/token`, `POST /sandbox/device/code` and
+    /// the verification page `GET|POST /sandbox/device`, as data for the Router.
     public var routes: [TokenRoute] {
         [
             TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
@@ -36,6 +40,15 @@ extension SandboxProvider: UpstreamTransport {
             },
             TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
                 await token(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/device/code") { [self] request in
+                answerDeviceAuthorization(headers: request.headers, body: request.body)
+            },
+            TokenRoute(method: .get, path: "/sandbox/device") { [self] request in
+                verificationPage(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/device") { [self] request in
+                verificationDecision(request)
             },
         ]
     }
