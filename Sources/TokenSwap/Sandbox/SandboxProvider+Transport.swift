@@ -1,5 +1,6 @@
 import HTTPClient
 import HTTPCore
+import HTTPServer
 
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow
@@ -32,24 +33,35 @@ extension SandboxProvider: UpstreamTransport {
     }
 
     /// `GET /sandbox/authorize`, `POST /sandbox/token`, `POST /sandbox/device/code` and
-    /// the verification page `GET|POST /sandbox/device`, as data for the Router.
-    public var routes: [TokenRoute] {
+    /// the verification page `GET|POST /sandbox/device`.
+    public var routes: [ServiceRoute] {
         [
-            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
-                authorize(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
-                await token(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/device/code") { [self] request in
-                answerDeviceAuthorization(headers: request.headers, body: request.body)
-            },
-            TokenRoute(method: .get, path: "/sandbox/device") { [self] request in
-                verificationPage(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/device") { [self] request in
-                verificationDecision(request)
-            },
+            ServiceRoute(
+                .get, "/sandbox/authorize",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(authorize(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/token",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(await token(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/device/code",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(
+                        answerDeviceAuthorization(headers: request.headers, body: request.body))
+                }),
+            ServiceRoute(
+                .get, "/sandbox/device",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(verificationPage(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/device",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(verificationDecision(request))
+                }),
         ]
     }
 }
