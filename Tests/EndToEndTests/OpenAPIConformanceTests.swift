@@ -119,23 +119,8 @@ import Testing
                 // 405 is documented on the POST operation that the wrong method reached.
                 record(method == "GET" && answer.status == 405 ? "POST" : method, path, answer)
             }
-            if path.contains("{provider}") {
-                record(
-                    "POST", path,
-                    try await Exchange.form(
-                        concrete(path, provider: "nope"), port: port, validFields(path)))
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", concrete(path, provider: "nope"), port: port,
-                        headers: [("Origin", "https://app.example")]))
-            }
-            for origin in ["https://app.example", "https://evil.example"] {
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", target, port: port, headers: [("Origin", origin)]))
-            }
+            try await Self.recordProviderAndPreflights(
+                path, fields: validFields(path), port: port, record)
         }
         record("GET", "/healthz", try await Exchange.request("GET", "/healthz", port: port))
         record("GET", "/metrics", try await Exchange.request("GET", "/metrics", port: port))
@@ -258,22 +243,7 @@ import Testing
             }
             let wrongMethod = try await Exchange.request("GET", target, port: port)
             record(wrongMethod.status == 405 ? "POST" : "GET", path, wrongMethod)
-            if path.contains("{provider}") {
-                record(
-                    "POST", path,
-                    try await Exchange.form(concrete(path, provider: "nope"), port: port, []))
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", concrete(path, provider: "nope"), port: port,
-                        headers: [("Origin", "https://app.example")]))
-            }
-            for origin in ["https://app.example", "https://evil.example"] {
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", target, port: port, headers: [("Origin", origin)]))
-            }
+            try await Self.recordProviderAndPreflights(path, fields: [], port: port, record)
         }
         #expect(try await stack.finish(secrets: []) == 0)
 
@@ -303,5 +273,28 @@ import Testing
             "POST", "/sandbox/device", try await DeviceFlow.decide(sandbox.port, userCode: userCode)
         )
         #expect(try await sandbox.stop() == 0)
+    }
+
+    /// For a `{provider}` path, the unknown provider (404) by POST and OPTIONS; for every
+    /// path, the preflight from an allowed and a refused origin.
+    static func recordProviderAndPreflights(
+        _ path: String, fields: [(String, String)], port: UInt16,
+        _ record: (String, String, Exchange.Answer) -> Void
+    ) async throws {
+        if path.contains("{provider}") {
+            let unknown = path.replacingOccurrences(of: "{provider}", with: "nope")
+            record("POST", path, try await Exchange.form(unknown, port: port, fields))
+            record(
+                "OPTIONS", path,
+                try await Exchange.request(
+                    "OPTIONS", unknown, port: port, headers: [("Origin", "https://app.example")]))
+        }
+        let target = path.replacingOccurrences(of: "{provider}", with: "spotify")
+        for origin in ["https://app.example", "https://evil.example"] {
+            record(
+                "OPTIONS", path,
+                try await Exchange.request(
+                    "OPTIONS", target, port: port, headers: [("Origin", origin)]))
+        }
     }
 }
