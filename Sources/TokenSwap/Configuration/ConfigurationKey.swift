@@ -61,6 +61,8 @@ extension ConfigurationKey {
         case deviceAuthorizationURL = "device_authorization_url"
         case deviceClientAuth = "device_client_auth"
         case deviceScopes = "device_scopes"
+        /// Legacy token formats (CONTRACT §9); prefixed only.
+        case legacy
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

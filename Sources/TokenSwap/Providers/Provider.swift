@@ -19,6 +19,9 @@ public struct Provider: Sendable, Hashable {
     /// The device authorization grant, when the provider has a device endpoint; nil
     /// means `/v1/<name>/device/…` are not served for it.
     public let device: DeviceAuthorization?
+    /// Formats of the swap service this one replaces, tried in order when a refresh
+    /// token does not open natively (CONTRACT §9).
+    public let legacyDecoders: [LegacyDecoder]
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request.
     let basicCredentials: String
@@ -27,7 +30,8 @@ public struct Provider: Sendable, Hashable {
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
-        dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil
+        dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil,
+        legacyDecoders: [LegacyDecoder] = []
     ) {
         self.name = name
         self.preset = preset
@@ -39,6 +43,7 @@ public struct Provider: Sendable, Hashable {
         self.allowedRedirectURIs = allowedRedirectURIs
         self.dialect = dialect
         self.device = device
+        self.legacyDecoders = legacyDecoders
         self.basicCredentials = Self.basicCredentials(
             clientID: clientID, clientSecret: clientSecret.revealed)
     }
