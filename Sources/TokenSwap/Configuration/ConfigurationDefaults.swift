@@ -8,6 +8,8 @@ public enum ConfigurationDefaults {
     public static let upstreamTimeoutSeconds = 10.0
     /// 0 turns the limiter off.
     public static let rateLimitPerSecond = 0.0
+    /// `/device/code` calls per minute per client (CONTRACT §7); 0 turns it off.
+    public static let deviceRateLimitPerMinute = 10.0
     /// Longest upstream deadline accepted; a longer one would hold connections open
     /// beyond any client's patience.
     public static let maxUpstreamTimeoutSeconds = 300.0

@@ -104,6 +104,14 @@ extension ServiceConfiguration {
             burst = max(1, Int(rate.rounded(.up)))
         }
 
+        let deviceRate =
+            try source.double(.deviceRateLimit) ?? ConfigurationDefaults.deviceRateLimitPerMinute
+        guard deviceRate >= 0, deviceRate.isFinite else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.deviceRateLimit.environmentName,
+                problem: .invalid(expected: "requests per minute, 0 or more"))
+        }
+
         let trustedProxies = try source.list(.trustedProxies) ?? []
         if trustedProxies.contains(where: { !SettingSyntax.isAddressOrCIDR($0) }) {
             throw ConfigurationError(
@@ -124,7 +132,7 @@ extension ServiceConfiguration {
             upstreamTimeoutSeconds: timeout,
             adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
             trustedProxies: trustedProxies,
-            corsOrigins: corsOrigins, sandbox: sandbox)
+            corsOrigins: corsOrigins, sandbox: sandbox, deviceRateLimitPerMinute: deviceRate)
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).

@@ -28,13 +28,16 @@ public struct ServiceConfiguration: Sendable {
     public let corsOrigins: [String]
     /// `serve --sandbox`: the embedded fake accounts service answers for every provider.
     public let sandbox: Bool
+    /// `/device/code` requests per minute per client address; 0 = off.
+    public let deviceRateLimitPerMinute: Double
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
         caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
         upstreamTimeoutSeconds: Double,
         adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
-        corsOrigins: [String], sandbox: Bool
+        corsOrigins: [String], sandbox: Bool,
+        deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute
     ) {
         self.host = host
         self.port = port
@@ -51,6 +54,7 @@ public struct ServiceConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
+        self.deviceRateLimitPerMinute = deviceRateLimitPerMinute
     }
 
     /// The provider serving `/v1/<name>/…`, or nil (a 404).

@@ -20,12 +20,19 @@ public final class ServiceMetrics: Sendable {
     /// Per-request series, resolved from the registry once per label set (providers and
     /// key ids come from the configuration, outcomes are a closed set, so these stay
     /// small) instead of a registry lookup with a fresh label array on every request.
-    private let upstreamCounters = Mutex<[UpstreamKey: Counter]>([:])
-    private let openCounters = Mutex<[String: Counter]>([:])
+    private let upstreamCounters = CounterCache<UpstreamKey>()
+    private let openCounters = CounterCache<String>()
+    private let deviceCodeCounters = CounterCache<String>()
+    private let devicePollCounters = CounterCache<DevicePollKey>()
 
     private struct UpstreamKey: Hashable {
         let provider: String
         let outcome: UpstreamOutcome
+    }
+
+    private struct DevicePollKey: Hashable {
+        let provider: String
+        let outcome: DevicePollOutcome
     }
 
     public init() {
@@ -54,13 +61,27 @@ public final class ServiceMetrics: Sendable {
     }
 
     func upstream(provider: String, _ outcome: UpstreamOutcome) {
-        let key = UpstreamKey(provider: provider, outcome: outcome)
-        if let counter = upstreamCounters.withLock({ $0[key] }) { return counter.increment() }
-        let counter = registry.makeCounter(
-            descriptor: MetricName.upstream,
-            labels: [("provider", provider), ("outcome", outcome.rawValue)])
-        upstreamCounters.withLock { $0[key] = counter }
-        counter.increment()
+        upstreamCounters.increment(UpstreamKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.upstream,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
+    }
+
+    func deviceCodeIssued(provider: String) {
+        deviceCodeCounters.increment(provider) {
+            registry.makeCounter(
+                descriptor: MetricName.deviceCodes, labels: [("provider", provider)])
+        }
+    }
+
+    /// A locally answered poll is a hot path (`scripts/bench device`).
+    func devicePoll(provider: String, _ outcome: DevicePollOutcome) {
+        devicePollCounters.increment(DevicePollKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.devicePolls,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
     }
 
     func sealingFailed(_ operation: SealingOperation, reason: String) {
@@ -72,10 +93,9 @@ public final class ServiceMetrics: Sendable {
 
     /// `kid` is a key ring id: public, and bounded by the configured ring.
     func opened(keyID kid: String) {
-        if let counter = openCounters.withLock({ $0[kid] }) { return counter.increment() }
-        let counter = registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
-        openCounters.withLock { $0[kid] = counter }
-        counter.increment()
+        openCounters.increment(kid) {
+            registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
+        }
     }
 
     /// Provider and format come from the configuration, so the series stay few.
