@@ -10,6 +10,7 @@ import Testing
         arguments: [
             (TokenEndpointError.invalidRequest("code is missing"), 400, "invalid_request", nil),
             (.unsupportedMediaType, 415, "invalid_request", nil),
+            (.unknownProvider, 404, "not_found", nil),
             (.unopenableToken, 400, "invalid_grant", nil),
             (.providerThrottled(retryAfter: "12", body: nil), 429, "temporarily_unavailable", "12"),
             (.upstreamError(reason: "x"), 502, "upstream_error", nil),

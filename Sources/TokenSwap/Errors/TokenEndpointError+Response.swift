@@ -6,6 +6,7 @@ extension TokenEndpointError {
         case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll:
             .badRequest
         case .unsupportedMediaType: .unsupportedMediaType
+        case .unknownProvider: .notFound
         case .providerRejected(let status, _): status
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
@@ -20,6 +21,7 @@ extension TokenEndpointError {
     public var errorCode: String {
         switch self {
         case .invalidRequest, .unsupportedMediaType: "invalid_request"
+        case .unknownProvider: "not_found"
         case .unopenableToken: "invalid_grant"
         case .providerRejected: "provider_rejected"
         case .providerThrottled(_, let body):
@@ -41,6 +43,7 @@ extension TokenEndpointError {
         case .invalidRequest(let detail): detail
         case .unsupportedMediaType:
             "Content-Type must be application/x-www-form-urlencoded or application/json"
+        case .unknownProvider: "no such provider"
         case .unopenableToken: "refresh token is invalid, expired or was issued for another client"
         case .providerRejected: "the provider rejected the request"
         case .providerThrottled: "the provider is rate limiting requests; retry later"
