@@ -32,19 +32,32 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer token calls from an embedded FAKE provider. Never in production.")
     var sandbox = false
 
-    @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT.")
-    var drainSeconds: Double = 10
+    @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT (0 to 3600).")
+    var drainSeconds: Double = ConfigurationDefaults.drainSeconds
 
     @Option(
         help: """
             Seconds /readyz answers 503 after SIGTERM/SIGINT before the listeners close, \
-            so a load balancer stops sending first.
+            so a load balancer stops sending first (0 to 3600).
             """)
-    var unreadySeconds: Double = 0
+    var unreadySeconds: Double = ConfigurationDefaults.unreadySeconds
 
     /// `ServerConfiguration.handlersRunOnLoop`; hidden: a knob for scripts/bench.d/server.
     @Flag(help: .hidden)
     var handlersOnLoop = false
+
+    /// The options' ranges, refused in one line like a bad setting (an infinite or huge
+    /// deadline would trap converting to a timer's nanoseconds after SIGTERM).
+    func validate() throws {
+        do {
+            _ = try ConfigurationDefaults.drainSecondsRange.checked(
+                drainSeconds, variable: "--drain-seconds")
+            _ = try ConfigurationDefaults.unreadySecondsRange.checked(
+                unreadySeconds, variable: "--unready-seconds")
+        } catch {
+            Self.fail("\(error)")
+        }
+    }
 
     func run() async throws {
         let loaded: ServiceConfiguration

@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     public let rateLimitPerSecond: Double
     /// Requests a client may make at once before the rate applies.
     public let rateLimitBurst: Int
+    /// IPv6 clients are limited per prefix of this length (a /64 by default), IPv4
+    /// clients per address.
+    public let rateLimitIPv6PrefixLength: Int
     /// Addresses or CIDRs whose `X-Forwarded-For` is believed, as configured (validated).
     public let trustedProxies: [String]
     /// Origins allowed for browser clients (`*` or `scheme://host[:port]`).
@@ -33,8 +36,9 @@ public struct ServiceConfiguration: Sendable {
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
         caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
         upstreamTimeoutSeconds: Double,
-        adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
-        corsOrigins: [String], sandbox: Bool
+        adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int,
+        rateLimitIPv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
+        trustedProxies: [String], corsOrigins: [String], sandbox: Bool
     ) {
         self.host = host
         self.port = port
@@ -48,6 +52,7 @@ public struct ServiceConfiguration: Sendable {
         self.adminPort = adminPort
         self.rateLimitPerSecond = rateLimitPerSecond
         self.rateLimitBurst = rateLimitBurst
+        self.rateLimitIPv6PrefixLength = rateLimitIPv6PrefixLength
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
