@@ -105,9 +105,10 @@ struct ServeCommand: AsyncParsableCommand {
         return host.contains(":") ? "[\(host)]" : host
     }
 
-    /// One line straight to stdout (unbuffered: scripts and tests wait for it).
+    /// One line to stdout through the log queue: written at once while stdout is read,
+    /// and never able to block the drain when it is not (scripts wait for these lines).
     static func say(_ line: String) {
-        StandardStream.output.write("\(line)\n")
+        LogLineQueue.standardOutput.enqueue("\(line)\n")
     }
 
     static func warn(_ text: String) {
