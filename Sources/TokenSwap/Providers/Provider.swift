@@ -15,8 +15,9 @@ public struct Provider: Sendable, Hashable {
     /// Extra redirect URIs a client may send, compared by exact string match.
     public let allowedRedirectURIs: [String]
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
-    /// base64-encoded again on every token request.
-    let basicCredentials: String
+    /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
+    /// and a `Provider` printed or dumped must not carry the client secret in it.
+    let basicCredentials: Secret
 
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
@@ -31,8 +32,8 @@ public struct Provider: Sendable, Hashable {
         self.authMethod = authMethod
         self.redirectURI = redirectURI
         self.allowedRedirectURIs = allowedRedirectURIs
-        self.basicCredentials = Self.basicCredentials(
-            clientID: clientID, clientSecret: clientSecret.revealed)
+        self.basicCredentials = Secret(
+            Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.
