@@ -89,7 +89,10 @@ struct ServeCommand: AsyncParsableCommand {
             // On stderr: loud for a person at a terminal, and stdout's first line stays
             // the listening line that scripts wait for.
             let base = "http://\(Self.urlHost(addresses.main.host)):\(addresses.main.port)"
-            Self.warn(SandboxBanner.text(baseURL: base, defaultProvider: loaded.defaultProvider))
+            Self.warn(
+                SandboxBanner.text(
+                    baseURL: base, defaultProvider: loaded.defaultProvider,
+                    ephemeralKeys: loaded.ephemeralKeys))
         }
         Self.say("tokenswap listening on \(addresses.main)")
         if let admin = addresses.admin { Self.say("tokenswap admin listening on \(admin)") }

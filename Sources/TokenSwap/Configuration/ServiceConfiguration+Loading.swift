@@ -38,6 +38,7 @@ extension ServiceConfiguration {
         let (providers, defaultProvider) = try Self.providers(source, sandbox: sandbox)
 
         let keyRing: KeyRing
+        var ephemeralKeys = false
         if let text = try source.string(.encryptionKeys) {
             do {
                 keyRing = try KeyRing(parsing: text)
@@ -51,6 +52,7 @@ extension ServiceConfiguration {
         } else if sandbox {
             do {
                 keyRing = try KeyRing.ephemeral()
+                ephemeralKeys = true
             } catch {
                 throw ConfigurationError(
                     variable: ConfigurationKey.encryptionKeys.environmentName,
@@ -109,7 +111,7 @@ extension ServiceConfiguration {
             upstreamTimeoutSeconds: timeout,
             adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
             rateLimitIPv6PrefixLength: ipv6Prefix, trustedProxies: trustedProxies,
-            corsOrigins: corsOrigins, sandbox: sandbox)
+            corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys)
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).

@@ -31,6 +31,8 @@ public struct ServiceConfiguration: Sendable {
     public let corsOrigins: [String]
     /// `serve --sandbox`: the embedded fake accounts service answers for every provider.
     public let sandbox: Bool
+    /// The key ring was generated at start-up (sandbox without `TOKENSWAP_ENCRYPTION_KEYS`).
+    public let ephemeralKeys: Bool
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
@@ -38,7 +40,8 @@ public struct ServiceConfiguration: Sendable {
         upstreamTimeoutSeconds: Double,
         adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int,
         rateLimitIPv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
-        trustedProxies: [String], corsOrigins: [String], sandbox: Bool
+        trustedProxies: [String], corsOrigins: [String], sandbox: Bool,
+        ephemeralKeys: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -56,6 +59,7 @@ public struct ServiceConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
+        self.ephemeralKeys = ephemeralKeys
     }
 
     /// The provider serving `/v1/<name>/…`, or nil (a 404).

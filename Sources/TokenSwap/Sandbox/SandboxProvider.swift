@@ -45,6 +45,8 @@ public final class SandboxProvider: Sendable {
     let clients: [Client]
     let defaultClientID: String
     let state: Mutex<State>
+    /// Throttles `POST /sandbox/token` per TCP peer (see `SandboxLimits`).
+    let tokenLimiter: RateLimiter
 
     /// - Parameters:
     ///   - providers: the configured providers; their ids and secrets are the clients.
@@ -60,6 +62,9 @@ public final class SandboxProvider: Sendable {
                 defaultRedirectURI: $0.redirectURI)
         }
         self.defaultClientID = defaultProvider.clientID
+        self.tokenLimiter = RateLimiter(
+            ratePerSecond: limits.tokenRequestsPerSecond, burst: limits.tokenRequestBurst,
+            capacity: 10_000)
         self.state = Mutex(
             State(
                 codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
