@@ -42,10 +42,6 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var unreadySeconds: Double = ConfigurationDefaults.unreadySeconds
 
-    /// `ServerConfiguration.handlersRunOnLoop`; hidden: a knob for scripts/bench.d/server.
-    @Flag(help: .hidden)
-    var handlersOnLoop = false
-
     /// The options' ranges, refused in one line like a bad setting (an infinite or huge
     /// deadline would trap converting to a timer's nanoseconds after SIGTERM).
     func validate() throws {
@@ -68,8 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             Self.fail("\(error)")
         }
-        var serverConfiguration = ServerConfiguration()
-        serverConfiguration.handlersRunOnLoop = handlersOnLoop
+        let serverConfiguration = ServerConfiguration()
         TokenSwapService.bootstrapLogging(for: loaded)
         let service: TokenSwapService
         let addresses: ServiceAddresses

@@ -11,7 +11,12 @@ extension SandboxProvider {
         // The router answers HEAD with the GET handler (RFC 9110 §9.3.2); minting a code is
         // not safe to repeat for a HEAD (link checkers, prefetchers), so only GET may.
         guard request.method == .get else {
-            return ServerError.methodNotAllowed(allow: [.get]).response
+            let refusal = ServerError.methodNotAllowed(allow: [.get])
+            var headers = TokenResponseHeaders.base
+            headers.add(name: "Allow", value: "GET")  // RFC 9110 §15.5.6
+            return OAuthErrorResponse.make(
+                refusal.status, code: refusal.code, description: refusal.errorDescription,
+                headers: headers)
         }
         var query: [String: String] = [:]
         do {
@@ -81,8 +86,6 @@ extension SandboxProvider {
 
     /// A JSON error for problems that must not be redirected.
     static func page(_ status: HTTPStatus, _ description: String) -> HTTPResponse {
-        HTTPResponse(
-            status: status, headers: TokenResponseHeaders.base,
-            body: TokenEndpointError.body(code: "invalid_request", description: description))
+        OAuthErrorResponse.make(status, code: "invalid_request", description: description)
     }
 }

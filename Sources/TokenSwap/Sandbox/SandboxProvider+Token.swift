@@ -227,9 +227,7 @@ extension SandboxProvider {
     ) -> HTTPResponse {
         var headers = TokenResponseHeaders.base
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        return HTTPResponse(
-            status: status, headers: headers,
-            body: TokenEndpointError.body(code: code, description: description))
+        return OAuthErrorResponse.make(status, code: code, description: description, headers: headers)
     }
 
     static func plain(

@@ -1,5 +1,6 @@
 import HTTPClient
 import HTTPCore
+import HTTPServer
 
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow
@@ -32,15 +33,19 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `GET /sandbox/authorize` and `POST /sandbox/token`, as data for the Router.
-    public var routes: [TokenRoute] {
+    /// `GET /sandbox/authorize` and `POST /sandbox/token`.
+    public var routes: [ServiceRoute] {
         [
-            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
-                authorize(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
-                await token(request)
-            },
+            ServiceRoute(
+                .get, "/sandbox/authorize",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(authorize(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/token",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(await token(request))
+                }),
         ]
     }
 }

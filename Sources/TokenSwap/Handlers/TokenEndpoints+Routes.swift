@@ -1,17 +1,21 @@
-extension TokenService {
+import HTTPServer
+
+extension TokenEndpoints {
     /// Every token path (CONTRACT §2–3): `/v1/swap`, `/swap`, `/v1/refresh`, `/refresh`
     /// for the default provider, and `/v1/<name>/swap|refresh` for every provider
     /// (the default included). Paths of unconfigured names are absent, so they are 404.
-    public func routes(providers: [Provider], defaultProvider: Provider) -> [TokenRoute] {
-        var routes: [TokenRoute] = []
+    public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
+        var routes: [ServiceRoute] = []
         func add(_ path: String, _ provider: Provider, swap: Bool) {
-            let service = self
+            let endpoints = self
             routes.append(
-                TokenRoute(method: .post, path: path) { request in
-                    swap
-                        ? await service.swap(request, provider: provider)
-                        : await service.refresh(request, provider: provider)
-                })
+                ServiceRoute(
+                    .post, path,
+                    handler: Endpoint(.token) { request, _ in
+                        swap
+                            ? await endpoints.swap(request, provider: provider)
+                            : await endpoints.refresh(request, provider: provider)
+                    }))
         }
         for path in ["/v1/swap", "/swap"] { add(path, defaultProvider, swap: true) }
         for path in ["/v1/refresh", "/refresh"] { add(path, defaultProvider, swap: false) }
