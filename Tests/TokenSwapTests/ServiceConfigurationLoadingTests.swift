@@ -59,6 +59,20 @@ import Testing
         #expect(provider.allowedRedirectURIs == ["myapp://other", "https://x.example/cb"])
     }
 
+    @Test func ipv6PrefixDefaultsToSlash64AndIsConfigurable() async throws {
+        var env = F.minimalEnvironment()
+        #expect(try await F.load(env).rateLimitIPv6PrefixLength == 64)
+        env["TOKENSWAP_RATE_LIMIT_IPV6_PREFIX"] = "56"
+        #expect(try await F.load(env).rateLimitIPv6PrefixLength == 56)
+    }
+
+    @Test func ephemeralKeysOnlyWhenTheSandboxMadeThem() async throws {
+        #expect(try await F.load(F.minimalEnvironment(), sandbox: true).ephemeralKeys == false)
+        var env = F.minimalEnvironment()
+        env["TOKENSWAP_ENCRYPTION_KEYS"] = nil
+        #expect(try await F.load(env, sandbox: true).ephemeralKeys == true)
+    }
+
     @Test func burstDefaultsToTheRateRoundedUp() async throws {
         var env = F.minimalEnvironment()
         env["TOKENSWAP_RATE_LIMIT"] = "2.5"
