@@ -57,6 +57,8 @@ extension ConfigurationKey {
         case redirectURIs = "redirect_uris"
         case tokenURL = "token_url"
         case auth
+        /// Legacy token formats (CONTRACT §9); prefixed only.
+        case legacy
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -123,9 +123,15 @@ struct ProviderSettings {
             allowed = values
         }
 
+        var legacy: [LegacyDecoder] = []
+        if let (entries, key) = try list(.legacy) {
+            legacy = try LegacyDecoder.parse(entries, variable: key.environmentName)
+        }
+
         return Provider(
             name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
             clientSecret: clientSecret,
-            authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed)
+            authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed,
+            legacyDecoders: legacy)
     }
 }

@@ -43,6 +43,11 @@ enum MetricName {
             "tokenswap_sealing_failures_total",
             "Refresh tokens that could not be opened or sealed, by operation and reason.")
     }
+    static var legacyOpens: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_legacy_tokens_opened_total",
+            "Refresh tokens of a replaced swap service opened, by provider and legacy format.")
+    }
     static var opens: MetricNameDescriptor {
         descriptor(
             "tokenswap_sealed_token_opens_total",

@@ -85,6 +85,14 @@ public final class ServiceMetrics: Sendable {
         counter.increment()
     }
 
+    /// Provider and format come from the configuration, so the series stay few.
+    func legacyOpened(provider: String, format: LegacyFormat) {
+        registry.makeCounter(
+            descriptor: MetricName.legacyOpens,
+            labels: [("provider", provider), ("format", format.rawValue)]
+        ).increment()
+    }
+
     func unrouted(status: Int) {
         unmatched.count(status: status)
     }

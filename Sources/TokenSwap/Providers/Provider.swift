@@ -14,6 +14,9 @@ public struct Provider: Sendable, Hashable {
     public let redirectURI: String
     /// Extra redirect URIs a client may send, compared by exact string match.
     public let allowedRedirectURIs: [String]
+    /// Formats of the swap service this one replaces, tried in order when a refresh
+    /// token does not open natively (CONTRACT §9).
+    public let legacyDecoders: [LegacyDecoder]
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
     /// and a `Provider` printed or dumped must not carry the client secret in it.
@@ -22,7 +25,8 @@ public struct Provider: Sendable, Hashable {
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
-        authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = []
+        authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
+        legacyDecoders: [LegacyDecoder] = []
     ) {
         self.name = name
         self.preset = preset
@@ -32,6 +36,7 @@ public struct Provider: Sendable, Hashable {
         self.authMethod = authMethod
         self.redirectURI = redirectURI
         self.allowedRedirectURIs = allowedRedirectURIs
+        self.legacyDecoders = legacyDecoders
         self.basicCredentials = Secret(
             Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
     }
