@@ -175,6 +175,10 @@ final class TLSEngine {
 
     var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
 
+    /// The peer's close_notify has arrived (RFC 8446 §6.1). Without it, a TCP end of file
+    /// may be an attacker (or a middlebox) cutting the stream short.
+    var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
+
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
     func close() {
         ERR_clear_error()

@@ -44,6 +44,7 @@ extension ConfigurationKey {
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
     static let deviceRateLimit = ConfigurationKey("device_rate_limit")
+    static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
 

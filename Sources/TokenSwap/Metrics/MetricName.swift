@@ -66,6 +66,11 @@ enum MetricName {
             "Device polls answered, by provider and outcome (slow_down_local: answered without calling the provider)."
         )
     }
+    static var logLinesDropped: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_log_lines_dropped_total",
+            "Log lines dropped because stdout was not read fast enough (the queue was full).")
+    }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)

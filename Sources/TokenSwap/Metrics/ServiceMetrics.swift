@@ -15,6 +15,10 @@ public final class ServiceMetrics: Sendable {
     private let connectionsOpen: Gauge
     private let connectionsIdle: Gauge
     private let unmatched: RouteMetrics
+    /// Log lines the stdout queue dropped, copied from `logQueue` at each scrape.
+    private let logLinesDropped: Counter
+    private let logQueue: LogLineQueue
+    private let logLinesDroppedExported = Mutex(0)
     /// Asked for open/idle connection counts at each scrape; set once the server exists.
     private let connectionSource = Mutex<(@Sendable () async -> (open: Int, idle: Int))?>(nil)
     /// Per-request series, resolved from the registry once per label set (providers and
@@ -35,7 +39,9 @@ public final class ServiceMetrics: Sendable {
         let outcome: DevicePollOutcome
     }
 
-    public init() {
+    /// - Parameter logQueue: the queue whose dropped lines are exported (stdout's).
+    public init(logQueue: LogLineQueue = .standardOutput) {
+        self.logQueue = logQueue
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         var rejections: [RejectionReason: Counter] = [:]
@@ -47,6 +53,7 @@ public final class ServiceMetrics: Sendable {
         self.rejections = rejections
         connectionsOpen = registry.makeGauge(descriptor: MetricName.connectionsOpen)
         connectionsIdle = registry.makeGauge(descriptor: MetricName.connectionsIdle)
+        logLinesDropped = registry.makeCounter(descriptor: MetricName.logLinesDropped)
         unmatched = RouteMetrics(
             registry: registry, route: "unmatched", method: "unmatched", timed: false)
     }
@@ -123,8 +130,14 @@ public final class ServiceMetrics: Sendable {
         connectionSource.withLock { $0 = { await server.connectionCounts() } }
     }
 
-    /// The text exposition, gauges refreshed first.
+    /// The text exposition, gauges and the log queue's drop count refreshed first.
     public func exposition() async -> [UInt8] {
+        let dropped = logQueue.droppedLines
+        let newDrops = logLinesDroppedExported.withLock { exported -> Int in
+            defer { exported = max(exported, dropped) }
+            return max(0, dropped - exported)
+        }
+        if newDrops > 0 { logLinesDropped.increment(by: Int64(newDrops)) }
         if let source = connectionSource.withLock({ $0 }) {
             let counts = await source()
             connectionsOpen.set(Double(counts.open))

@@ -23,8 +23,9 @@ public struct Provider: Sendable, Hashable {
     /// token does not open natively (CONTRACT §9).
     public let legacyDecoders: [LegacyDecoder]
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
-    /// base64-encoded again on every token request.
-    let basicCredentials: String
+    /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
+    /// and a `Provider` printed or dumped must not carry the client secret in it.
+    let basicCredentials: Secret
 
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
@@ -44,8 +45,8 @@ public struct Provider: Sendable, Hashable {
         self.dialect = dialect
         self.device = device
         self.legacyDecoders = legacyDecoders
-        self.basicCredentials = Self.basicCredentials(
-            clientID: clientID, clientSecret: clientSecret.revealed)
+        self.basicCredentials = Secret(
+            Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.

@@ -20,8 +20,12 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `POST /sandbox/token`, for trying the provider side directly with `curl`.
+    /// `POST /sandbox/token`, for trying the provider side directly with `curl`; limited
+    /// per client address like a provider's token endpoint (it checks client secrets).
     public func token(_ request: HTTPRequest) async -> HTTPResponse {
+        if case .limited(let seconds) = tokenLimiter.take(for: request.remoteAddress ?? "unknown") {
+            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+        }
         switch answerToken(headers: request.headers, body: request.body) {
         case .now(let response):
             return response
