@@ -5,7 +5,9 @@ import PackageDescription
 // only downward, and the compiler enforces it.
 let package = Package(
     name: "tokenswap",
-    // iOS, tvOS, watchOS: for apps using the TokenSwapClient library (ContinuousClock).
+    // Deployment minimums for the TokenSwapClient library and its tests (ContinuousClock,
+    // async URLSession, Synchronization in the tests), the one part an app links on Apple
+    // platforms. The server targets build on Linux only; this claims nothing for them.
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "tokenswap", targets: ["tokenswap"]),

@@ -51,7 +51,9 @@ import TokenSwapClient
         let rotated = try #require(try await store.load())
         #expect(rotated != planted)
         // The stored token is the live one: the sandbox revoked each one it rotated away.
-        #expect(try await service.refresh(rotated).accessToken.revealed.hasPrefix("sba-"))
+        expectQuietly(
+            try await service.refresh(rotated).accessToken.revealed.hasPrefix("sba-"),
+            "the stored token refreshes")
         #expect(try await server.stop() == 0)
         #expect(TokenSwapClientSandboxTests.refreshes(server, status: 200) == 3)
         expectNoSecrets(

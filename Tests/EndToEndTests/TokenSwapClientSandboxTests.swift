@@ -37,19 +37,19 @@ import TokenSwapClient
         try await session.signIn(code: try await SandboxFlowTests.authorize(server.port))
         let swapped = try #require(try await store.load())
         let first = try await session.accessToken()
-        #expect(first.hasPrefix("sba-"))
+        expectQuietly(first.hasPrefix("sba-"), "a sandbox access token")
 
         // The app relaunches; the refresh token in the file is all that survived.
         let relaunched = try Self.session(server, store: store)
         let second = try await relaunched.accessToken()
         let rotated = try #require(try await store.load())
-        #expect(second != first)
+        expectQuietly(second != first, "a new access token")
         #expect(rotated != swapped)
         // The sandbox revoked the token it rotated away from: only the stored one works.
         await #expect(throws: TokenSwapClientError.self) {
             try await relaunched.service.refresh(swapped)
         }
-        #expect(try await relaunched.accessToken() != second)
+        expectQuietly(try await relaunched.accessToken() != second, "a new access token")
         #expect(try await store.load() != rotated)
         #expect(Self.refreshes(server, status: 200) == 2)
 
@@ -111,7 +111,7 @@ import TokenSwapClient
         let stored = try await store.load()
         // A refresh ahead of expiry failed: the access token is still good, so it is used.
         let access = try await session.accessToken()
-        #expect(access.hasPrefix("sba-"))
+        expectQuietly(access.hasPrefix("sba-"), "a sandbox access token")
         // An API refused it: now there is nothing to hand out until the backoff ends.
         do {
             _ = try await session.accessTokenRefused(access)
@@ -140,7 +140,7 @@ import TokenSwapClient
         let fresh = try Self.session(server, store: store, skewSeconds: 60)
         try await fresh.signIn(code: "sandbox-no-refresh")
         #expect(try await store.load() == nil)
-        #expect(try await fresh.accessToken().hasPrefix("sba-"))
+        expectQuietly(try await fresh.accessToken().hasPrefix("sba-"), "a sandbox access token")
         // The same answer seen by a session that counts it as expired already.
         let expiring = try Self.session(server, store: store)
         try await expiring.signIn(code: "sandbox-no-refresh")
@@ -158,4 +158,13 @@ import TokenSwapClient
         #expect(try await service.swap(code: "sandbox-string-expiry").expiresInSeconds == 3600)
         #expect(try await server.stop() == 0)
     }
+}
+
+/// `#expect` for a condition on a real token: swift-testing prints the values of the
+/// expressions an expectation compares when it fails, and a token must not reach the test
+/// output, so only the outcome and `what` are shown.
+func expectQuietly(
+    _ condition: Bool, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(condition, what, sourceLocation: sourceLocation)
 }

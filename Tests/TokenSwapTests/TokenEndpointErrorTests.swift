@@ -10,14 +10,18 @@ import Testing
         arguments: [
             (TokenEndpointError.invalidRequest("code is missing"), 400, "invalid_request", nil),
             (.unsupportedMediaType, 415, "invalid_request", nil),
+            (.unknownProvider, 404, "not_found", nil),
             (.unopenableToken, 400, "invalid_grant", nil),
             (.providerThrottled(retryAfter: "12", body: nil), 429, "temporarily_unavailable", "12"),
             (.upstreamError(reason: "x"), 502, "upstream_error", nil),
             (.upstreamUnreachable(reason: "x"), 502, "upstream_unreachable", nil),
             (.upstreamTimeout, 504, "upstream_timeout", nil),
             (.rateLimited(retryAfterSeconds: 3), 429, "rate_limited", "3"),
-            (.unknownProvider, 404, "not_found", nil),
             (.temporarilyUnavailable(reason: "x"), 503, "temporarily_unavailable", nil),
+            (.invalidScope, 400, "invalid_scope", nil),
+            (.unopenableDeviceCode, 400, "invalid_grant", nil),
+            (.devicePoll(.accessDenied, interval: 5), 400, "access_denied", nil),
+            (.devicePoll(.expiredToken, interval: 5), 400, "expired_token", nil),
         ] as [(TokenEndpointError, Int, String, String?)])
     func rowsOfTheErrorTable(
         error: TokenEndpointError, status: Int, code: String, retryAfter: String?

@@ -43,6 +43,8 @@ extension ConfigurationKey {
     static let adminPort = ConfigurationKey("admin_port")
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
+    static let deviceRateLimit = ConfigurationKey("device_rate_limit")
+    static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
 
@@ -56,6 +58,10 @@ extension ConfigurationKey {
         case redirectURIs = "redirect_uris"
         case tokenURL = "token_url"
         case auth
+        case dialect
+        case deviceAuthorizationURL = "device_authorization_url"
+        case deviceClientAuth = "device_client_auth"
+        case deviceScopes = "device_scopes"
         /// Legacy token formats (CONTRACT §9); prefixed only.
         case legacy
     }

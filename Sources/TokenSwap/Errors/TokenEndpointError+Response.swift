@@ -3,7 +3,8 @@ import HTTPCore
 extension TokenEndpointError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidRequest, .unopenableToken: .badRequest
+        case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll:
+            .badRequest
         case .unsupportedMediaType: .unsupportedMediaType
         case .unknownProvider: .notFound
         case .providerRejected(let status, _): status
@@ -30,6 +31,9 @@ extension TokenEndpointError {
         case .upstreamTimeout: "upstream_timeout"
         case .temporarilyUnavailable: "temporarily_unavailable"
         case .rateLimited: "rate_limited"
+        case .invalidScope: "invalid_scope"
+        case .unopenableDeviceCode: "invalid_grant"
+        case .devicePoll(let error, _): error.rawValue
         }
     }
 
@@ -48,6 +52,10 @@ extension TokenEndpointError {
         case .upstreamTimeout: "the provider did not answer in time"
         case .temporarilyUnavailable: "the service is temporarily unavailable; retry later"
         case .rateLimited: "too many requests; retry later"
+        case .invalidScope: "a requested scope is not allowed for this client"
+        case .unopenableDeviceCode:
+            "device code is invalid or was issued for another client"
+        case .devicePoll(let error, _): error.errorDescription
         }
     }
 
@@ -65,6 +73,15 @@ extension TokenEndpointError {
         case .rateLimited(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
+        case .devicePoll(let error, let interval):
+            // RFC 8628 §3.5: the device reads `error`; `interval` tells it how long to
+            // wait now (only pending and slow_down go on polling).
+            var members: [JSONValue.Member] = [
+                .init("error", .string(errorCode)),
+                .init("error_description", .string(errorDescription)),
+            ]
+            if error.keepsPolling { members.append(.init("interval", .number(String(interval)))) }
+            body = JSONValue.object(members).serialized
         default:
             body = Self.body(code: errorCode, description: errorDescription)
         }

@@ -13,7 +13,8 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case invalidRequest(String)
     /// 415 `invalid_request`: a Content-Type other than form or JSON.
     case unsupportedMediaType
-    /// 404 `not_found`: `/v1/<name>/…` for a provider that is not configured.
+    /// 404 `not_found`: an endpoint the provider does not have (e.g. the device flow of
+    /// a provider without a device endpoint).
     case unknownProvider
     /// 400 `invalid_grant`: the sealed refresh token cannot be opened; the provider was
     /// not called.
@@ -33,4 +34,13 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case temporarilyUnavailable(reason: String)
     /// 429 `rate_limited`: tokenswap's own per-client limit.
     case rateLimited(retryAfterSeconds: Int)
+    /// 400 `invalid_scope`: a device request asked for a scope outside the provider's
+    /// `_DEVICE_SCOPES` allow-list (RFC 6749 §5.2); the provider was not called.
+    case invalidScope
+    /// 400 `invalid_grant`: the sealed device code does not open (tampered, for another
+    /// provider or client, or a sealed refresh token); the provider was not called.
+    case unopenableDeviceCode
+    /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
+    /// `interval` is the device code's current polling interval in seconds.
+    case devicePoll(DevicePollError, interval: Int)
 }

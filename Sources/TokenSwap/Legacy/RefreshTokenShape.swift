@@ -20,9 +20,10 @@ struct RefreshTokenShape: Sendable {
                 default: false
                 }
             }
-        case .generic:
+        case .generic, .google, .github, .l2p:
             // RFC 6749 Appendix A.17: refresh-token = 1*VSCHAR (%x20-7E); at least 8, as a
-            // token worth refreshing has that much entropy.
+            // token worth refreshing has that much entropy. The device-flow presets are not
+            // ones the legacy swap services served, so they get the general shape.
             lengths = 8...4096
             allows = { (0x20...0x7E).contains($0) }
         }

@@ -55,6 +55,23 @@ enum MetricName {
         )
     }
 
+    static var deviceCodes: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_device_codes_issued_total",
+            "Device codes handed out by /device/code (RFC 8628 §3.2), by provider.")
+    }
+    static var devicePolls: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_device_polls_total",
+            "Device polls answered, by provider and outcome (slow_down_local: answered without calling the provider)."
+        )
+    }
+    static var logLinesDropped: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_log_lines_dropped_total",
+            "Log lines dropped because stdout was not read fast enough (the queue was full).")
+    }
+
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }

@@ -15,20 +15,33 @@ public final class ServiceMetrics: Sendable {
     private let connectionsOpen: Gauge
     private let connectionsIdle: Gauge
     private let unmatched: RouteMetrics
+    /// Log lines the stdout queue dropped, copied from `logQueue` at each scrape.
+    private let logLinesDropped: Counter
+    private let logQueue: LogLineQueue
+    private let logLinesDroppedExported = Mutex(0)
     /// Asked for open/idle connection counts at each scrape; set once the server exists.
     private let connectionSource = Mutex<(@Sendable () async -> (open: Int, idle: Int))?>(nil)
     /// Per-request series, resolved from the registry once per label set (providers and
     /// key ids come from the configuration, outcomes are a closed set, so these stay
     /// small) instead of a registry lookup with a fresh label array on every request.
-    private let upstreamCounters = Mutex<[UpstreamKey: Counter]>([:])
-    private let openCounters = Mutex<[String: Counter]>([:])
+    private let upstreamCounters = CounterCache<UpstreamKey>()
+    private let openCounters = CounterCache<String>()
+    private let deviceCodeCounters = CounterCache<String>()
+    private let devicePollCounters = CounterCache<DevicePollKey>()
 
     private struct UpstreamKey: Hashable {
         let provider: String
         let outcome: UpstreamOutcome
     }
 
-    public init() {
+    private struct DevicePollKey: Hashable {
+        let provider: String
+        let outcome: DevicePollOutcome
+    }
+
+    /// - Parameter logQueue: the queue whose dropped lines are exported (stdout's).
+    public init(logQueue: LogLineQueue = .standardOutput) {
+        self.logQueue = logQueue
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         var rejections: [RejectionReason: Counter] = [:]
@@ -40,6 +53,7 @@ public final class ServiceMetrics: Sendable {
         self.rejections = rejections
         connectionsOpen = registry.makeGauge(descriptor: MetricName.connectionsOpen)
         connectionsIdle = registry.makeGauge(descriptor: MetricName.connectionsIdle)
+        logLinesDropped = registry.makeCounter(descriptor: MetricName.logLinesDropped)
         unmatched = RouteMetrics(
             registry: registry, route: "unmatched", method: "unmatched", timed: false)
     }
@@ -54,13 +68,27 @@ public final class ServiceMetrics: Sendable {
     }
 
     func upstream(provider: String, _ outcome: UpstreamOutcome) {
-        let key = UpstreamKey(provider: provider, outcome: outcome)
-        if let counter = upstreamCounters.withLock({ $0[key] }) { return counter.increment() }
-        let counter = registry.makeCounter(
-            descriptor: MetricName.upstream,
-            labels: [("provider", provider), ("outcome", outcome.rawValue)])
-        upstreamCounters.withLock { $0[key] = counter }
-        counter.increment()
+        upstreamCounters.increment(UpstreamKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.upstream,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
+    }
+
+    func deviceCodeIssued(provider: String) {
+        deviceCodeCounters.increment(provider) {
+            registry.makeCounter(
+                descriptor: MetricName.deviceCodes, labels: [("provider", provider)])
+        }
+    }
+
+    /// A locally answered poll is a hot path (`scripts/bench device`).
+    func devicePoll(provider: String, _ outcome: DevicePollOutcome) {
+        devicePollCounters.increment(DevicePollKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.devicePolls,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
     }
 
     func sealingFailed(_ operation: SealingOperation, reason: String) {
@@ -72,10 +100,9 @@ public final class ServiceMetrics: Sendable {
 
     /// `kid` is a key ring id: public, and bounded by the configured ring.
     func opened(keyID kid: String) {
-        if let counter = openCounters.withLock({ $0[kid] }) { return counter.increment() }
-        let counter = registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
-        openCounters.withLock { $0[kid] = counter }
-        counter.increment()
+        openCounters.increment(kid) {
+            registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
+        }
     }
 
     /// Provider and format come from the configuration, so the series stay few.
@@ -103,8 +130,14 @@ public final class ServiceMetrics: Sendable {
         connectionSource.withLock { $0 = { await server.connectionCounts() } }
     }
 
-    /// The text exposition, gauges refreshed first.
+    /// The text exposition, gauges and the log queue's drop count refreshed first.
     public func exposition() async -> [UInt8] {
+        let dropped = logQueue.droppedLines
+        let newDrops = logLinesDroppedExported.withLock { exported -> Int in
+            defer { exported = max(exported, dropped) }
+            return max(0, dropped - exported)
+        }
+        if newDrops > 0 { logLinesDropped.increment(by: Int64(newDrops)) }
         if let source = connectionSource.withLock({ $0 }) {
             let counts = await source()
             connectionsOpen.set(Double(counts.open))

@@ -15,26 +15,13 @@ extension SandboxProvider {
 
     /// The token endpoint (RFC 6749 §3.2) for a request's headers and form body.
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        guard
-            headers["Content-Type"].map(TokenRequestFields.mediaType)
-                == "application/x-www-form-urlencoded"
-        else {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "expected a form body"))
-        }
-        var fields: [String: String] = [:]
-        do {
-            for (name, value) in try FormURLEncoding.decode(body) {
-                guard fields.updateValue(value, forKey: name) == nil else {
-                    return .now(
-                        Self.oauthError(
-                            .badRequest, "invalid_request", "\(name) appears more than once"))
-                }
-            }
-        } catch {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "malformed form body"))
+        let fields: [String: String]
+        switch Self.formFields(headers: headers, body: body) {
+        case .success(let decoded): fields = decoded
+        case .failure(let refusal): return .now(refusal.response)
         }
         let client: Client
-        switch authenticate(headers: headers, fields: fields) {
+        switch authenticate(headers: headers, fields: fields, endpoint: .token) {
         case .success(let authenticated): client = authenticated
         case .failure(let response): return .now(response)
         }
@@ -43,6 +30,8 @@ extension SandboxProvider {
             return exchangeCode(fields, client: client)
         case "refresh_token":
             return refresh(fields, client: client)
+        case ProviderDialect.deviceGrantType, "device":
+            return .now(pollDevice(fields, client: client))
         case nil:
             return .now(Self.oauthError(.badRequest, "invalid_request", "grant_type is missing"))
         default:
@@ -51,14 +40,59 @@ extension SandboxProvider {
         }
     }
 
-    private enum Authentication {
+    enum Authentication {
         case success(Client)
         case failure(HTTPResponse)
     }
 
+    /// Which of the client's endpoints a request is for: each has its own client
+    /// authentication (`_AUTH`, `_DEVICE_CLIENT_AUTH`).
+    enum ClientEndpoint {
+        case token
+        case deviceAuthorization
+    }
+
+    /// A request body refused before anything else is looked at.
+    struct FormRefusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// The form body of a provider request, each field at most once (RFC 6749 §3.2).
+    static func formFields(headers: HTTPHeaders, body: [UInt8]) -> Result<
+        [String: String], FormRefusal
+    > {
+        guard
+            headers["Content-Type"].map(TokenRequestFields.mediaType)
+                == "application/x-www-form-urlencoded"
+        else {
+            return .failure(
+                FormRefusal(
+                    response: oauthError(.badRequest, "invalid_request", "expected a form body")))
+        }
+        var fields: [String: String] = [:]
+        do {
+            for (name, value) in try FormURLEncoding.decode(body) {
+                guard fields.updateValue(value, forKey: name) == nil else {
+                    return .failure(
+                        FormRefusal(
+                            response: oauthError(
+                                .badRequest, "invalid_request", "\(name) appears more than once")))
+                }
+            }
+        } catch {
+            return .failure(
+                FormRefusal(
+                    response: oauthError(.badRequest, "invalid_request", "malformed form body")))
+        }
+        return .success(fields)
+    }
+
     /// RFC 6749 §2.3.1: Basic (id and secret form-encoded, then base64) or body
-    /// credentials, never both (§2.3). Secrets compare in constant time.
-    private func authenticate(headers: HTTPHeaders, fields: [String: String]) -> Authentication {
+    /// credentials, never both (§2.3); a public client (§2.1, `none`) names itself by
+    /// `client_id` alone. Secrets compare in constant time.
+    func authenticate(headers: HTTPHeaders, fields: [String: String], endpoint: ClientEndpoint)
+        -> Authentication
+    {
         let invalidClient = Self.oauthError(
             .unauthorized, "invalid_client", "client authentication failed",
             extraHeaders: [("WWW-Authenticate", #"Basic realm="sandbox""#)])
@@ -76,6 +110,10 @@ extension SandboxProvider {
             credentials = (id, secret)
         } else if let id = fields["client_id"], let secret = fields["client_secret"] {
             credentials = (id, secret)
+        } else if let id = fields["client_id"], let client = client(id),
+            client.authMethod(for: endpoint) == ClientAuthMethod.none
+        {
+            return .success(client)
         }
         guard let credentials, let client = client(credentials.id),
             Self.constantTimeEqual(Array(credentials.secret.utf8), client.secret)
@@ -149,7 +187,12 @@ extension SandboxProvider {
         guard let token = fields["refresh_token"], !token.isEmpty else {
             return .now(Self.oauthError(.badRequest, "invalid_request", "refresh_token is missing"))
         }
-        if let magic = SandboxMagicValue(rawValue: token) { return failure(magic) }
+        if let magic = SandboxMagicValue(rawValue: token) {
+            if client.dialect == .l2p, let refusal = Self.l2pRefreshRefusal(magic) {
+                return .now(refusal)
+            }
+            return failure(magic)
+        }
         let now = ContinuousClock.now
         return .now(
             state.withLock { state -> HTTPResponse in
@@ -157,10 +200,14 @@ extension SandboxProvider {
                 switch state.refreshTokens.lookup(token, now: now) {
                 case .live(let live): grant = live
                 case .expired:
-                    return Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
+                    return client.dialect == .l2p
+                        ? Self.l2pStatus("authorization invalid.")
+                        : Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
                 case .absent:
-                    return Self.oauthError(
-                        .badRequest, "invalid_grant", "refresh token is invalid or revoked")
+                    return client.dialect == .l2p
+                        ? Self.l2pStatus("error: refresh token invalid.")
+                        : Self.oauthError(
+                            .badRequest, "invalid_grant", "refresh token is invalid or revoked")
                 }
                 guard grant.clientID == client.clientID else {
                     return Self.oauthError(
@@ -172,8 +219,27 @@ extension SandboxProvider {
                 state.refreshTokens.insert(
                     grant, for: rotated,
                     expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(refreshToken: rotated, scope: grant.scope)
+                return tokenResponse(
+                    refreshToken: rotated, scope: grant.scope, dialect: client.dialect)
             })
+    }
+
+    /// L2P's HTTP 200 refusals of a refresh (CONTRACT §7): `authorization invalid.` when
+    /// the refresh token aged out (six months), `error: refresh token invalid.` otherwise.
+    static func l2pRefreshRefusal(_ magic: SandboxMagicValue) -> HTTPResponse? {
+        switch magic {
+        case .expired: l2pStatus("authorization invalid.")
+        case .invalid: l2pStatus("error: refresh token invalid.")
+        default: nil
+        }
+    }
+
+    /// An L2P answer: HTTP 200 and a `status` string, the way oauth2waitress reports
+    /// everything.
+    static func l2pStatus(_ status: String, _ members: [JSONValue.Member] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: .ok, headers: TokenResponseHeaders.base,
+            body: JSONValue.object(members + [.init("status", .string(status))]).serialized)
     }
 
     private func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
@@ -202,8 +268,9 @@ extension SandboxProvider {
         }
     }
 
-    private func tokenResponse(
-        refreshToken: String?, scope: String, expiresInAsString: Bool = false
+    func tokenResponse(
+        refreshToken: String?, scope: String, expiresInAsString: Bool = false,
+        dialect: ProviderDialect = .rfc8628
     ) -> HTTPResponse {
         var members: [JSONValue.Member] = [
             .init("access_token", .string(Self.randomValue(prefix: "sba-"))),
@@ -216,6 +283,7 @@ extension SandboxProvider {
                     : .number(String(limits.accessTokenLifetimeSeconds))),
         ]
         if let refreshToken { members.append(.init("refresh_token", .string(refreshToken))) }
+        if dialect == .l2p { members.append(.init("status", .string("ok"))) }
         return HTTPResponse(
             status: .ok, headers: TokenResponseHeaders.base,
             body: JSONValue.object(members).serialized)
@@ -227,7 +295,8 @@ extension SandboxProvider {
     ) -> HTTPResponse {
         var headers = TokenResponseHeaders.base
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        return OAuthErrorResponse.make(status, code: code, description: description, headers: headers)
+        return OAuthErrorResponse.make(
+            status, code: code, description: description, headers: headers)
     }
 
     static func plain(

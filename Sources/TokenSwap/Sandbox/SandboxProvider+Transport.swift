@@ -8,6 +8,9 @@ extension SandboxProvider: UpstreamTransport {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
+        if isDeviceAuthorization(target: request.target) {
+            return answerDeviceAuthorization(headers: request.headers, body: request.body)
+        }
         switch answerToken(headers: request.headers, body: request.body) {
         case .now(let response):
             return response
@@ -17,8 +20,12 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `POST /sandbox/token`, for trying the provider side directly with `curl`.
+    /// `POST /sandbox/token`, for trying the provider side directly with `curl`; limited
+    /// per client address like a provider's token endpoint (it checks client secrets).
     public func token(_ request: HTTPRequest) async -> HTTPResponse {
+        if case .limited(let seconds) = tokenLimiter.take(for: request.remoteAddress ?? "unknown") {
+            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+        }
         switch answerToken(headers: request.headers, body: request.body) {
         case .now(let response):
             return response
@@ -29,7 +36,8 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `GET /sandbox/authorize` and `POST /sandbox/token`.
+    /// `GET /sandbox/authorize`, `POST /sandbox/token`, `POST /sandbox/device/code` and
+    /// the verification page `GET|POST /sandbox/device`.
     public var routes: [ServiceRoute] {
         [
             ServiceRoute(
@@ -41,6 +49,22 @@ extension SandboxProvider: UpstreamTransport {
                 .post, "/sandbox/token",
                 handler: Endpoint(.sandbox) { [self] request, _ in
                     EndpointAnswer(await token(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/device/code",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(
+                        answerDeviceAuthorization(headers: request.headers, body: request.body))
+                }),
+            ServiceRoute(
+                .get, "/sandbox/device",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(verificationPage(request))
+                }),
+            ServiceRoute(
+                .post, "/sandbox/device",
+                handler: Endpoint(.sandbox) { [self] request, _ in
+                    EndpointAnswer(verificationDecision(request))
                 }),
         ]
     }

@@ -21,19 +21,32 @@ extension Provider {
         case .refreshToken(let token):
             fields.append(("refresh_token", token))
         }
+        return formRequest(to: tokenURL, fields, authentication: authMethod)
+    }
+
+    /// A form `POST` to `url` (one of this provider's endpoints) authenticated by `method`
+    /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1).
+    /// `Accept: application/json` because GitHub answers form-encoded without it.
+    func formRequest(
+        to url: UpstreamURL, _ fields: [(name: String, value: String)],
+        authentication method: ClientAuthMethod
+    ) -> HTTPClientRequest {
+        var fields = fields
         var headers = HTTPHeaders([
             ("Content-Type", "application/x-www-form-urlencoded"),
             ("Accept", "application/json"),
         ])
-        switch authMethod {
+        switch method {
         case .clientSecretBasic:
-            headers.add(name: "Authorization", value: basicCredentials)
+            headers.add(name: "Authorization", value: basicCredentials.revealed)
         case .clientSecretPost:
             fields.append(("client_id", clientID))
             fields.append(("client_secret", clientSecret.revealed))
+        case .none:
+            fields.append(("client_id", clientID))
         }
         return HTTPClientRequest(
-            method: .post, origin: tokenURL.origin, target: tokenURL.target, headers: headers,
+            method: .post, origin: url.origin, target: url.target, headers: headers,
             body: FormURLEncoding.encode(fields))
     }
 

@@ -70,15 +70,17 @@ final class ProviderStub: Sendable {
         tls ? "https://localhost:\(port)\(path)" : "http://127.0.0.1:\(port)\(path)"
     }
 
-    /// What the stub answers from now on.
+    /// What the stub answers from now on: to every request, or with `path` only to
+    /// requests for that path.
     func answer(
         status: Int = 200, headers: [(String, String)] = [], body: String,
-        mode: String = "normal", delayMilliseconds: Int = 0
+        mode: String = "normal", delayMilliseconds: Int = 0, path: String? = nil
     ) async throws {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "status": status, "headers": headers.map { [$0.0, $0.1] }, "body": body,
             "mode": mode, "delay_ms": delayMilliseconds,
         ]
+        if let path { object["path"] = path }
         let json = String(
             decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         let reply = try await Exchange.request(
@@ -87,11 +89,13 @@ final class ProviderStub: Sendable {
         guard reply.status == 200 else { throw EndToEndFailure("stub control: \(reply)") }
     }
 
-    /// Answers a token JSON object with these members.
-    func answerTokens(_ members: [String: Any], status: Int = 200) async throws {
+    /// Answers a token JSON object with these members (to `path` only, when given).
+    func answerTokens(_ members: [String: Any], status: Int = 200, path: String? = nil)
+        async throws
+    {
         let body = String(
             decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
-        try await answer(status: status, body: body)
+        try await answer(status: status, body: body, path: path)
     }
 
     /// Everything received so far, in order.
