@@ -100,13 +100,19 @@ public final class TokenSwapService: Sendable {
         if let adminRouter, let adminPort = configuration.adminPort {
             let port = UInt16(clamping: adminPort)
             do {
-                admin = try server.addListener(host: host, port: port, router: adminRouter)
+                admin = try server.addListener(
+                    host: host, port: port, router: adminRouter,
+                    maxConnections: Self.adminMaxConnections)
             } catch {
                 throw .listen(host: host, port: port, error)
             }
         }
         return ServiceAddresses(main: main, admin: admin)
     }
+
+    /// The admin port's own connection cap: probes and scrapes need a handful, and a
+    /// flood of the public port (at its cap) must not lock them out.
+    public static let adminMaxConnections = 32
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until
