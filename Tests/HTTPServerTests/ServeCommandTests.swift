@@ -121,10 +121,15 @@ import Testing
     }
 
     @Test func outOfFileDescriptorsPausesAcceptingWithoutSpinningThenRecovers() async throws {
-        let (process, port) = try Self.launch(fileLimit: 32)
+        // 40: the connection cap is clamped below the limit (OpenFileLimit.reserve keeps
+        // 20 of 40 for upstream sockets, logs and the loops' own descriptors), so half
+        // the 40 clients below are served and half wait, and the waiting ones fit once
+        // the served ones leave. (At 32 the reserve leaves a cap of 16: 24 waiting would
+        // not fit in 16, and the test would wait for idle timeouts.)
+        let (process, port) = try Self.launch(fileLimit: 40)
         defer { process.kill() }
-        // More connections than the process has descriptors left: the kernel completes
-        // every handshake, accept4 fails with EMFILE for the rest.
+        // More connections than the process may hold: the kernel completes every
+        // handshake; accepting pauses at the cap (or on EMFILE) for the rest.
         var clients: [RawClient] = []
         for _ in 0..<40 {
             let client = try RawClient(port: port, receiveTimeoutSeconds: 0.3)
