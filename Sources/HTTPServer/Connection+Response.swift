@@ -34,7 +34,7 @@ extension Connection {
         phase = .writing
         setDeadline(afterSeconds: configuration.writeTimeoutSeconds)
         // Head and body leave in one send (one buffer, TCP_NODELAY on the socket).
-        channel.send(bytes) { [self] result in
+        stream.send(bytes) { [self] result in
             guard phase == .writing else { return }
             switch result {
             case .failure:
@@ -62,7 +62,7 @@ extension Connection {
         phase = .lingering
         buffer = []
         consumed = 0
-        channel.shutdownWrite()
+        stream.shutdownWrite()
         setDeadline(afterSeconds: configuration.lingerSeconds)
         channel.resumeReading()
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPCore
+import TLS
 import Transport
 
 /// One HTTP/1.1 connection: reading head → reading body → handling → writing →
@@ -22,6 +23,8 @@ final class Connection: @unchecked Sendable {
     }
 
     let channel: SocketChannel
+    /// The channel's bytes, or the plaintext of its TLS session on an HTTPS listener.
+    let stream: ConnectionStream
     let table: LoopConnections
     let router: Router
     let configuration: ServerConfiguration
@@ -45,10 +48,11 @@ final class Connection: @unchecked Sendable {
     var sentContinue = false
 
     init(
-        channel: SocketChannel, table: LoopConnections, router: Router,
+        channel: SocketChannel, tls: TLSEngine? = nil, table: LoopConnections, router: Router,
         configuration: ServerConfiguration
     ) {
         self.channel = channel
+        self.stream = ConnectionStream(channel: channel, tls: tls)
         self.table = table
         self.router = router
         self.configuration = configuration
@@ -63,7 +67,8 @@ final class Connection: @unchecked Sendable {
         }
         channel.setReadHandler { [self] in readable() }
         // The first request's header deadline runs from accept: a client that connects
-        // and sends nothing is treated like one that trickles (nginx does the same).
+        // and sends nothing is treated like one that trickles (nginx does the same). On
+        // HTTPS it bounds the TLS handshake too (CONTRACT §10; see ConnectionStream).
         setDeadline(afterSeconds: configuration.headerTimeoutSeconds)
         channel.resumeReading()
         // Accepted while draining: its request may already be here (see `drain`).
@@ -85,7 +90,7 @@ final class Connection: @unchecked Sendable {
             channel.pauseReading()
             return
         }
-        switch channel.receive(into: &buffer) {
+        switch stream.receive(into: &buffer) {
         case .received:
             if phase == .lingering {
                 // Lingering close: input is read only to be thrown away (RFC 9112 §9.6).

@@ -121,6 +121,7 @@ extension ServiceConfiguration {
             rateLimitIPv6PrefixLength: ipv6Prefix, trustedProxies: trustedProxies,
             corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys,
             deviceRateLimitPerMinute: deviceRate)
+        self.tls = try Self.tlsSettings(source)
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).
