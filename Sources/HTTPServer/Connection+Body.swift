@@ -68,9 +68,7 @@ extension Connection {
     /// so most requests skip a suspend/resume pair, which on Linux libdispatch costs a
     /// queue wake-up each.
     func dispatch(_ head: RequestHead, body: [UInt8]) {
-        phase = .handling
-        clearDeadline()
-        requestsServed += 1
+        guard state.bodyComplete() == .dispatch else { return }
         let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
         switch router.resolve(method: request.method, path: request.path) {
         case .error(let error):

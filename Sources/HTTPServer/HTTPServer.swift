@@ -20,11 +20,18 @@ public final class HTTPServer: Sendable {
     private let tables: [LoopConnections]
     private let listeners = Mutex<[Listener]>([])
     private let openConnections = ConnectionCounter()
+    /// The counts of listeners with a cap of their own.
+    private let ownCounters = Mutex<[ConnectionCounter]>([])
 
     public init(
         configuration: ServerConfiguration = ServerConfiguration(), router: Router,
         group: EventLoopGroup? = nil
     ) {
+        var configuration = configuration
+        // Client connections never take the descriptors upstream sockets, logs and the
+        // admin port need (OpenFileLimit.reserve).
+        configuration.maxConnections = OpenFileLimit.connectionCap(
+            configured: configuration.maxConnections, openFiles: OpenFileLimit.current)
         self.configuration = configuration
         self.router = router
         let group = group ?? EventLoopGroup(loopCount: configuration.loopCount)
@@ -42,11 +49,15 @@ public final class HTTPServer: Sendable {
     }
 
     /// Listens on another address with its own router (e.g. an admin port serving only
-    /// the operations endpoints). All listeners share the loops and the connection cap.
-    /// With `tls`, each connection is a TLS session made from the store's current pair.
+    /// the operations endpoints). All listeners share the loops; with `maxConnections`
+    /// the listener has a cap and a count of its own, so a flood of the other listeners
+    /// cannot lock it out (an admin port's probes must answer while the public port is
+    /// at its cap); without, it shares the server's. With `tls`, each connection is a
+    /// TLS session made from the store's current pair.
     @discardableResult
     public func addListener(
-        host: String, port: UInt16, router: Router, tls: TLSServerContextStore? = nil
+        host: String, port: UInt16, router: Router, maxConnections: Int? = nil,
+        tls: TLSServerContextStore? = nil
     ) throws(TransportError) -> SocketAddress {
         let address: SocketAddress
         if let numeric = try? SocketAddress(ipAddress: host, port: port) {
@@ -59,9 +70,10 @@ public final class HTTPServer: Sendable {
             address = first
         }
         let listener = try Listener(
-            address: address, group: group, maxConnections: configuration.maxConnections,
+            address: address, group: group,
+            maxConnections: maxConnections ?? configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
-            openConnections: openConnections,
+            openConnections: maxConnections == nil ? openConnections : ownCounter(),
             onPause: Self.pauseReporter(configuration.observer))
         let tables = self.tables
         let configuration = self.configuration
@@ -98,7 +110,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections open right now, over all listeners.
-    public var connectionCount: Int { openConnections.current }
+    public var connectionCount: Int {
+        openConnections.current + ownCounters.withLock { $0.reduce(0) { $0 + $1.current } }
+    }
+
+    /// A count for a listener with a cap of its own, included in `connectionCount`.
+    private func ownCounter() -> ConnectionCounter {
+        let counter = ConnectionCounter()
+        ownCounters.withLock { $0.append(counter) }
+        return counter
+    }
 
     /// Open connections and, of those, the idle keep-alive ones (waiting for a next
     /// request). Each loop counts its own on its queue, so this awaits every loop once:
@@ -110,7 +131,7 @@ public final class HTTPServer: Sendable {
                 table.loop.execute { continuation.resume(returning: table.idleCount) }
             }
         }
-        return (openConnections.current, idle)
+        return (connectionCount, idle)
     }
 
     /// Graceful shutdown: stop accepting, close idle keep-alive connections, let requests

@@ -117,7 +117,9 @@ public final class TokenSwapService: Sendable {
         if let adminRouter, let adminPort = configuration.adminPort {
             let port = UInt16(clamping: adminPort)
             do {
-                admin = try server.addListener(host: host, port: port, router: adminRouter)
+                admin = try server.addListener(
+                    host: host, port: port, router: adminRouter,
+                    maxConnections: Self.adminMaxConnections)
             } catch {
                 throw .listen(host: host, port: port, error)
             }
@@ -128,6 +130,10 @@ public final class TokenSwapService: Sendable {
 
     /// How often the TLS files are checked for a change.
     static let tlsPollIntervalSeconds = 1.0
+
+    /// The admin port's own connection cap: probes and scrapes need a handful, and a
+    /// flood of the public port (at its cap) must not lock them out.
+    public static let adminMaxConnections = 32
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until
