@@ -177,6 +177,12 @@ import Testing
             ["check-config", "--sandbox"], environment: pair.environment)
         #expect(near.status == 0, "\(near.stderr)")
         #expect(near.stderr.contains("warning: TOKENSWAP_TLS_CERT_FILE: the certificate expires in"))
+        #expect(near.stdout.contains(", https (certificate \(pair.certificate))"))
+        let expired = try await ServedPair.make("expired")
+        let past = try await TokenSwapProcess.run(
+            ["check-config", "--sandbox"], environment: expired.environment)
+        #expect(past.status == 0)
+        #expect(past.stderr.contains("TOKENSWAP_TLS_CERT_FILE: the certificate has expired"))
 
         // A year-long self-signed pair: no warning.
         let long = try await ServedPair.make("good")
