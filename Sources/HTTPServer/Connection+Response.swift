@@ -20,6 +20,7 @@ extension Connection {
     /// shared/docs/HTTP1-RULES.md "Reject").
     func reject(_ error: ServerError) {
         guard state.rejectReady(now: .now) else { return }
+        releaseBody()
         chunkedDecoder = nil
         chunkedBody = []
         head = nil

@@ -17,6 +17,7 @@ final class Connection: @unchecked Sendable {
     let table: LoopConnections
     let router: Router
     let configuration: ServerConfiguration
+    let bodyBudget: BodyBudget
 
     /// Every decision: phase, deadlines, keep-alive, drain. Changed only by this type's
     /// own files (the shell's I/O steps), never from outside.
@@ -32,11 +33,14 @@ final class Connection: @unchecked Sendable {
     var chunkedDecoder: ChunkedDecoder?
     var chunkedBody: [UInt8] = []
     var sentContinue = false
+    /// What this connection holds of `bodyBudget` for the body being read.
+    var reservedBodyBytes = 0
 
     init(
         channel: SocketChannel, tls: TLSEngine? = nil, table: LoopConnections, router: Router,
-        configuration: ServerConfiguration
+        configuration: ServerConfiguration, bodyBudget: BodyBudget
     ) {
+        self.bodyBudget = bodyBudget
         self.channel = channel
         self.stream = ConnectionStream(channel: channel, tls: tls)
         self.table = table
@@ -51,6 +55,7 @@ final class Connection: @unchecked Sendable {
         table.add(self)
         channel.whenClosed { [self] in
             state.closed()
+            releaseBody()
             table.remove(self)
         }
         channel.setReadHandler { [self] in readable() }
@@ -138,7 +143,9 @@ final class Connection: @unchecked Sendable {
             // A request without CL or TE has no body (RFC 9112 §6.3 rule 7); untilClose
             // is a response-only framing the request parser never produces.
             hasBody = false
-        case .contentLength:
+        case .contentLength(let length):
+            // Reserved before a body byte is buffered: stalled bodies cannot add up.
+            guard reserveBody(length) else { return }
             hasBody = true
         case .chunked:
             chunkedDecoder = ChunkedDecoder(limits: configuration.limits)
@@ -177,5 +184,26 @@ final class Connection: @unchecked Sendable {
     func forceClose() {
         state.closed()
         channel.close()
+    }
+}
+
+extension Connection {
+    /// Takes `bytes` more of the server's body budget; over it, the request is refused
+    /// with 503 and the connection closed.
+    func reserveBody(_ bytes: Int) -> Bool {
+        guard bodyBudget.reserve(bytes) else {
+            configuration.observer?.observe(.bodyBudgetExceeded)
+            reject(.overloaded)
+            return false
+        }
+        reservedBodyBytes += bytes
+        return true
+    }
+
+    /// Gives back what the body being read held (it is complete, refused, or the
+    /// connection ended).
+    func releaseBody() {
+        bodyBudget.release(reservedBodyBytes)
+        reservedBodyBytes = 0
     }
 }

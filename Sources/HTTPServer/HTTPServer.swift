@@ -20,6 +20,10 @@ public final class HTTPServer: Sendable {
     private let tables: [LoopConnections]
     private let listeners = Mutex<[Listener]>([])
     private let openConnections = ConnectionCounter()
+    /// Body bytes of requests being read, over every listener.
+    private let bodyBudget: BodyBudget
+    /// Connections per client address, over every listener; nil when uncapped.
+    private let clientCounts: ClientConnectionCounts?
     /// The counts of listeners with a cap of their own.
     private let ownCounters = Mutex<[ConnectionCounter]>([])
 
@@ -33,6 +37,10 @@ public final class HTTPServer: Sendable {
         configuration.maxConnections = OpenFileLimit.connectionCap(
             configured: configuration.maxConnections, openFiles: OpenFileLimit.current)
         self.configuration = configuration
+        self.bodyBudget = BodyBudget(limitBytes: configuration.maxBodyBytesInFlight)
+        self.clientCounts =
+            configuration.maxConnectionsPerClient > 0
+            ? ClientConnectionCounts(maxPerClient: configuration.maxConnectionsPerClient) : nil
         self.router = router
         let group = group ?? EventLoopGroup(loopCount: configuration.loopCount)
         self.group = group
@@ -74,9 +82,14 @@ public final class HTTPServer: Sendable {
             maxConnections: maxConnections ?? configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
             openConnections: maxConnections == nil ? openConnections : ownCounter(),
-            onPause: Self.pauseReporter(configuration.observer))
+            // A listener with its own cap (the admin port) has no per-client one: its
+            // probes come from one address.
+            clientCounts: maxConnections == nil ? clientCounts : nil,
+            onPause: Self.pauseReporter(configuration.observer),
+            onClientCap: Self.clientCapReporter(configuration.observer))
         let tables = self.tables
         let configuration = self.configuration
+        let bodyBudget = self.bodyBudget
         listener.start { channel in
             let table = tables[channel.loop.index]
             var engine: TLSEngine?
@@ -89,11 +102,19 @@ public final class HTTPServer: Sendable {
             }
             let connection = Connection(
                 channel: channel, tls: engine, table: table, router: router,
-                configuration: configuration)
+                configuration: configuration, bodyBudget: bodyBudget)
             connection.start()
         }
         listeners.withLock { $0.append(listener) }
         return listener.localAddress
+    }
+
+    /// The listener's per-client-cap callback that tells `observer`, or nil.
+    private static func clientCapReporter(_ observer: (any ServerObserver)?)
+        -> (@Sendable () -> Void)?
+    {
+        guard let observer else { return nil }
+        return { observer.observe(.clientConnectionCapReached) }
     }
 
     /// The listener's pause callback that tells `observer`, or nil.

@@ -8,15 +8,9 @@ need() { command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -
 need wrk wrk
 need nginx nginx
 
-# The release binary as the Dockerfile builds it (same flags and scratch as
-# scripts/check-runtime-libs, which checks the flags against the Dockerfile).
-release_flags=(-c release --static-swift-stdlib --product tokenswap
-    -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs
-    -Xswiftc -Xfrontend -Xswiftc -function-sections
-    -Xswiftc -Xfrontend -Xswiftc -internalize-at-link)
-echo "# build: swift build ${release_flags[*]} --scratch-path .build-release"
-swift build "${release_flags[@]}" --scratch-path .build-release 2>&1 | tail -1
-bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/tokenswap"
+# The release binary exactly as the Dockerfile builds it (scripts/build-release).
+echo "# build: scripts/build-release (the Dockerfile's flags, scratch .build-release)"
+bin="$("$root/scripts/build-release")"
 
 nginx_conf() { # name workers server-block
     cat >"$work/$1.conf" <<CONF

@@ -100,6 +100,8 @@ public final class TokenSwapService: Sendable {
         }
         serverConfiguration.observer = metrics
         serverConfiguration.errorResponder = pipeline.errorResponder
+        serverConfiguration.maxBodyBytesInFlight = configuration.maxBodyBytesInFlight
+        serverConfiguration.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
         metrics.attach(server)
     }
