@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Transport
 
@@ -40,12 +41,12 @@ extension HTTPClient {
             loop.execute { [self] in
                 var tls: TLSEngine?
                 if origin.scheme == .https {
-                    do throws(HTTPClientError) {
+                    do throws(TLSFailure) {
                         tls = try TLSEngine(
                             context: tlsContext, serverName: origin.host, session: pool.session)
                     } catch {
                         channel.close()
-                        return continuation.resume(returning: .failure(error))
+                        return continuation.resume(returning: .failure(.tls(error)))
                     }
                 }
                 let connection = UpstreamConnection(

@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Synchronization
 import Transport
@@ -12,7 +13,7 @@ import Transport
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
     let group: EventLoopGroup
-    let tlsContext: TLSContext
+    let tlsContext: TLSClientContext
     let resolver: NameResolver
     let limits: HTTPLimits
     /// One pool per origin and event loop: a connection is used only on the loop that
@@ -38,7 +39,11 @@ public final class HTTPClient: Sendable {
         configuration.dnsCacheSeconds = Self.bounded(configuration.dnsCacheSeconds)
         self.configuration = configuration
         self.group = eventLoopGroup ?? EventLoopGroup()
-        self.tlsContext = try TLSContext(extraCAFilePath: configuration.extraCAFilePath)
+        do {
+            self.tlsContext = try TLSClientContext(extraCAFilePath: configuration.extraCAFilePath)
+        } catch {
+            throw .tls(error)
+        }
         self.resolver = NameResolver(cacheSeconds: configuration.dnsCacheSeconds)
         self.limits = configuration.responseLimits
         BrokenPipe.ignore()

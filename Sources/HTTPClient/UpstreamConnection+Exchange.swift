@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Transport
 
@@ -72,10 +73,10 @@ extension UpstreamConnection {
         }
         if let tls {
             let encrypted: Result<Void, HTTPClientError> = request.withUnsafeBytes { raw in
-                do throws(HTTPClientError) {
+                do throws(TLSRecordError) {
                     return .success(try tls.writePlaintext(raw))
                 } catch {
-                    return .failure(error)
+                    return .failure(.protocolError(reason: error.reason))
                 }
             }
             if case .failure(let error) = encrypted {

@@ -1,3 +1,4 @@
+import TLS
 import Transport
 
 extension UpstreamConnection {
@@ -33,7 +34,7 @@ extension UpstreamConnection {
         } catch {
             // Send our alert (e.g. bad_certificate) so the server's log says why.
             flushTLS { _ in }
-            return finishHandshake(.failure(error))
+            return finishHandshake(.failure(.tls(error)))
         }
         flushTLS { [self] result in
             if case .failure(let error) = result {
