@@ -38,7 +38,7 @@ import Transport
         defer { listener.stop() }
         let loop = group.next()
         let channel = try await SocketChannel.connect(
-            to: listener.localAddress, on: loop, timeoutSeconds: 2)
+            to: listener.localAddress, on: loop, deadline: .after(seconds: 2))
         #expect(channel.peerAddress == listener.localAddress)
         let echoed: [UInt8] = await withCheckedContinuation { continuation in
             loop.execute {
@@ -73,7 +73,8 @@ import Transport
         listener.stop()
         try await Task.sleep(for: .milliseconds(50))
         await #expect(throws: TransportError.connectFailed(errno: ECONNREFUSED)) {
-            _ = try await SocketChannel.connect(to: address, on: group.next(), timeoutSeconds: 2)
+            _ = try await SocketChannel.connect(
+                to: address, on: group.next(), deadline: .after(seconds: 2))
         }
     }
 
@@ -104,7 +105,7 @@ import Transport
             do {
                 filled.append(
                     try await SocketChannel.connect(
-                        to: target, on: group.next(), timeoutSeconds: 0.3))
+                        to: target, on: group.next(), deadline: .after(seconds: 0.3)))
             } catch {
                 #expect(error == .connectTimedOut)
                 timedOut = true
