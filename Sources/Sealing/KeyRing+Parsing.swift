@@ -34,12 +34,7 @@ extension KeyRing {
         guard RAND_bytes(&idBytes, Int32(idBytes.count)) == 1 else {
             throw .randomSourceFailed
         }
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var keyID = "k"
-        for byte in idBytes {
-            keyID.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
-            keyID.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
-        }
+        let keyID = "k" + Hex.encode(idBytes)
         let key = UnsafeMutableRawBufferPointer.allocate(
             byteCount: SealingKey.byteCount, alignment: 16)
         defer {

@@ -1,3 +1,5 @@
+import Sealing
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -47,20 +49,7 @@ enum LegacyTokenText {
 
     /// Hex digits, either case, an even number of them; nil otherwise.
     static func hex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = FormURLEncoding.hexValue(digits[index]),
-                let low = FormURLEncoding.hexValue(digits[index + 1])
-            else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
+        guard !text.isEmpty else { return nil }
+        return Hex.decode(text)
     }
 }

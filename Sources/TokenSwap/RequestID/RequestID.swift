@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 
 /// The `X-Request-Id` of a request: the client's (or a proxy's) when it is a safe token,
 /// otherwise a fresh one, echoed in the response and written in the request's log line
@@ -28,8 +29,7 @@ public enum RequestID {
             for position in 0..<32 {
                 let word = position < 16 ? high : low
                 let shift = UInt64(60 - 4 * (position % 16))
-                let value = UInt8(truncatingIfNeeded: word >> shift) & 0x0F
-                digits[position] = value < 10 ? 0x30 + value : 0x57 + value
+                digits[position] = Hex.digit(UInt8(truncatingIfNeeded: word >> shift))
             }
             return 32
         }
