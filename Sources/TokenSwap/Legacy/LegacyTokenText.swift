@@ -1,11 +1,5 @@
 import Sealing
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A legacy token as the client sent it, repaired from the known transport damage
 /// (CONTRACT §9) and decoded as base64 or hex.
 enum LegacyTokenText {
@@ -44,7 +38,7 @@ enum LegacyTokenText {
             text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }.filter { $0 != "=" })
         guard !standard.isEmpty, standard.count % 4 != 1 else { return nil }
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        return Base64.decode(standard, ignoringUnusedBits: true)
     }
 
     /// Hex digits, either case, an even number of them; nil otherwise.
