@@ -1,3 +1,4 @@
+import Sealing
 import Transport
 
 /// `TOKENSWAP_TRUSTED_PROXIES`, and which address a request is counted against.
