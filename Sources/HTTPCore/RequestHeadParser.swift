@@ -166,11 +166,7 @@ public struct RequestHeadParser: Sendable {
             throw .invalidHost
         }
 
-        // RFC 9110 §8.6 / RFC 9112 §6.3: Content-Length is 1*DIGIT, once.
-        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
-            throw .duplicateContentLength
-        }
-        if facts.contentLengthInvalid { throw .invalidContentLength }
+        try facts.checkContentLength()
 
         var framing = BodyFraming.none
         if facts.hasTransferEncoding {
@@ -179,12 +175,7 @@ public struct RequestHeadParser: Sendable {
             if !isHTTP11 { throw .transferEncodingInHTTP10 }
             // RFC 9112 §6.1/§6.3: TE with CL is a smuggling attempt; refuse, then close.
             if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
-            switch facts.transferEncoding {
-            case .chunked: framing = .chunked
-            case .invalid: throw .invalidTransferEncoding
-            case .chunkedNotLast: throw .chunkedNotLast
-            case .unknownCoding: throw .unknownTransferCoding
-            }
+            framing = try facts.transferCodingFraming()
         } else if let length = facts.contentLength {
             framing = length == 0 ? .none : .contentLength(length)
         }

@@ -88,10 +88,7 @@ public struct ResponseHeadParser: Sendable {
         throws(HTTPParseError) -> ResponseHead
     {
         let facts = FieldSemantics(bytes, section.fields)
-        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
-            throw .duplicateContentLength
-        }
-        if facts.contentLengthInvalid { throw .invalidContentLength }
+        try facts.checkContentLength()
 
         // RFC 9112 §6.3 rule 1: these responses end at the empty line whatever their
         // fields say.
@@ -104,13 +101,7 @@ public struct ResponseHeadParser: Sendable {
         } else if facts.hasTransferEncoding {
             // RFC 9112 §6.3 rule 3: TE with CL "ought to be handled as an error"; strict.
             if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
-            switch facts.transferEncoding {
-            case .chunked: framing = .chunked
-            case .invalid: throw .invalidTransferEncoding
-            case .chunkedNotLast: throw .chunkedNotLast
-            // We decode no other coding, so such a body is unusable (RFC 9112 §6.1).
-            case .unknownCoding: throw .unknownTransferCoding
-            }
+            framing = try facts.transferCodingFraming()
         } else if let length = facts.contentLength {
             framing = length == 0 ? .none : .contentLength(length)
             if length > limits.maxBodyBytes { throw .contentTooLarge }
