@@ -18,7 +18,7 @@ public enum Loopback {
     public static func connect(
         port: UInt16, receiveTimeoutSeconds: Double? = nil, noDelay: Bool = false,
         nonBlocking: Bool = false
-    ) throws -> Int32 {
+    ) throws(Failure) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         if let seconds = receiveTimeoutSeconds {
@@ -50,7 +50,7 @@ public enum Loopback {
     /// A socket bound to an ephemeral port on 127.0.0.1: not listening (connects are
     /// refused, and no other server can take the port while it stays open), or listening
     /// with `listenBacklog` and never accepting. The caller closes it.
-    public static func bind(listenBacklog: Int32? = nil) throws -> (
+    public static func bind(listenBacklog: Int32? = nil) throws(Failure) -> (
         descriptor: Int32, port: UInt16
     ) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

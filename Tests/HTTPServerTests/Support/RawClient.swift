@@ -39,8 +39,13 @@ final class RawClient: @unchecked Sendable {
     init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
         // No delay: each send leaves as its own segment, so "split at every byte" really
         // splits.
-        fd = try Loopback.connect(
-            port: port, receiveTimeoutSeconds: receiveTimeoutSeconds, noDelay: true)
+        do {
+            fd = try Loopback.connect(
+                port: port, receiveTimeoutSeconds: receiveTimeoutSeconds, noDelay: true)
+        } catch {
+            // Every failure of this client is a `Failure`, connecting included.
+            throw Failure(description: error.description)
+        }
     }
 
     deinit {
