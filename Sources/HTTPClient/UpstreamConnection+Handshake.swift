@@ -2,14 +2,15 @@ import TLS
 import Transport
 
 extension UpstreamConnection {
-    /// Runs the TLS handshake to completion or failure within `timeoutSeconds`.
+    /// Runs the TLS handshake to completion or failure by `handshakeDeadline`.
     /// Call on the loop; `completion` runs once, on the loop.
     func startHandshake(
-        timeoutSeconds: Double, completion: @escaping (Result<Void, HTTPClientError>) -> Void
+        deadline handshakeDeadline: Deadline,
+        completion: @escaping (Result<Void, HTTPClientError>) -> Void
     ) {
         loop.assertInLoop()
         handshakeCompletion = completion
-        deadline.set(afterSeconds: timeoutSeconds) { [self] in
+        deadline.set(handshakeDeadline) { [self] in
             finishHandshake(.failure(.timeout(.tlsHandshake)))
         }
         advanceHandshake()
