@@ -1,3 +1,4 @@
+import TLS
 import Dispatch
 import HTTPCore
 import Transport
@@ -59,7 +60,7 @@ final class UpstreamConnection: @unchecked Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.onClose = onClose
         self.state = tls == nil ? .idle : .handshaking
-        self.deadline = ConnectionDeadline(queue: channel.loop.queue)
+        self.deadline = ConnectionDeadline(loop: channel.loop)
         channel.setReadHandler { [self] in onReadable() }
         channel.resumeReading()
     }
@@ -117,7 +118,7 @@ final class UpstreamConnection: @unchecked Sendable {
             let progress: TLSEngine.ReadProgress
             do {
                 progress = try decryptScratch.withUnsafeMutableBytes {
-                    raw throws(HTTPClientError) in
+                    raw throws(TLSRecordError) in
                     try tls.readPlaintext(into: raw)
                 }
             } catch {

@@ -12,19 +12,6 @@ import Testing
 /// The binary is the one built next to this test bundle (`swift build --build-tests`
 /// builds it), or `TOKENSWAP_BINARY`.
 @Suite struct ServeCommandTests {
-    static func binary() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["TOKENSWAP_BINARY"] {
-            return URL(fileURLWithPath: path)
-        }
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = bundle.appendingPathComponent("tokenswap")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw RawClient.Failure(
-                description: "no tokenswap binary at \(candidate.path); build it first")
-        }
-        return candidate
-    }
-
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
     /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).
@@ -37,10 +24,14 @@ import Testing
         if let fileLimit {
             child = try ChildProcess(
                 "/bin/sh",
-                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try binary().path]
+                [
+                    "-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"",
+                    try TokenSwapBinary.url().path,
+                ]
                     + arguments, environment: environment)
         } else {
-            child = try ChildProcess(try binary().path, arguments, environment: environment)
+            child = try ChildProcess(
+                try TokenSwapBinary.url().path, arguments, environment: environment)
         }
         guard let portText = child.stdout.waitForLine(prefix: "tokenswap listening on 127.0.0.1:"),
             let port = UInt16(portText)

@@ -49,6 +49,8 @@ extension ConfigurationKey {
     static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
+    static let tlsCertFile = ConfigurationKey("tls_cert_file")
+    static let tlsKeyFile = ConfigurationKey("tls_key_file")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).

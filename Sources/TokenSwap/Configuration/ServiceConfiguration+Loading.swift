@@ -130,6 +130,7 @@ extension ServiceConfiguration {
             corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys,
             maxBodyBytesInFlight: bodyBudget, maxConnectionsPerClient: perClient,
             deviceRateLimitPerMinute: deviceRate)
+        self.tls = try Self.tlsSettings(source)
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).

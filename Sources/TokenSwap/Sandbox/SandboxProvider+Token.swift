@@ -1,10 +1,5 @@
 import HTTPCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Sealing
 
 extension SandboxProvider {
     /// What the token endpoint decided: an answer now, or one that comes too late.
@@ -99,8 +94,9 @@ extension SandboxProvider {
         var credentials: (id: String, secret: String)?
         if let authorization = headers["Authorization"] {
             guard fields["client_secret"] == nil, authorization.lowercased().hasPrefix("basic "),
-                let decoded = Data(
-                    base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
+                let decoded = Base64.decode(
+                    String(authorization.dropFirst(6)).trimmingWhitespace(),
+                    ignoringUnusedBits: true),
                 let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
                 let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
                     .value,
