@@ -8,6 +8,9 @@ public enum ConfigurationDefaults {
     public static let upstreamTimeoutSeconds = 10.0
     /// 0 turns the limiter off.
     public static let rateLimitPerSecond = 0.0
+    /// `/introspect` per client address per minute (CONTRACT §8); a resource server checks
+    /// a token once per request at most, a scanner guesses thousands.
+    public static let introspectionRateLimitPerMinute = 60
     /// Longest upstream deadline accepted; a longer one would hold connections open
     /// beyond any client's patience.
     public static let maxUpstreamTimeoutSeconds = 300.0

@@ -45,6 +45,8 @@ extension ConfigurationKey {
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
+    static let publicURL = ConfigurationKey("public_url")
+    static let introspectionRateLimit = ConfigurationKey("introspection_rate_limit")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).
@@ -56,6 +58,11 @@ extension ConfigurationKey {
         case redirectURIs = "redirect_uris"
         case tokenURL = "token_url"
         case auth
+        case authorizeURL = "authorize_url"
+        case revocationStyle = "revocation_style"
+        case revocationURL = "revocation_url"
+        case introspectionStyle = "introspection_style"
+        case introspectionURL = "introspection_url"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -24,7 +24,7 @@ struct ProviderSettings {
         keys(field).last ?? .provider(name, field)
     }
 
-    private func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
+    func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
         String, ConfigurationKey
     )? {
         for key in keys(field) {
@@ -42,11 +42,11 @@ struct ProviderSettings {
         return nil
     }
 
-    private func invalid(_ key: ConfigurationKey, _ expected: String) -> ConfigurationError {
+    func invalid(_ key: ConfigurationKey, _ expected: String) -> ConfigurationError {
         ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
     }
 
-    private func missing(_ field: ConfigurationKey.ProviderField) -> ConfigurationError {
+    func missing(_ field: ConfigurationKey.ProviderField) -> ConfigurationError {
         ConfigurationError(variable: reportedKey(field).environmentName, problem: .missing)
     }
 
@@ -126,6 +126,7 @@ struct ProviderSettings {
         return Provider(
             name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
             clientSecret: clientSecret,
-            authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed)
+            authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed,
+            lifecycle: try lifecycle(preset: preset, clientID: clientID, sandbox: sandbox))
     }
 }

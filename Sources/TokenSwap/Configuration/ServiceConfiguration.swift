@@ -28,13 +28,20 @@ public struct ServiceConfiguration: Sendable {
     public let corsOrigins: [String]
     /// `serve --sandbox`: the embedded fake accounts service answers for every provider.
     public let sandbox: Bool
+    /// `TOKENSWAP_PUBLIC_URL`, without a trailing `/`: the base apps use, and the issuer
+    /// prefix of the RFC 8414 documents; nil: no discovery documents (404).
+    public let publicURL: String?
+    /// `/introspect` calls per minute per client address (RFC 7662 §4: token scanning);
+    /// 0 = off.
+    public let introspectionRateLimitPerMinute: Int
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
         caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
         upstreamTimeoutSeconds: Double,
         adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
-        corsOrigins: [String], sandbox: Bool
+        corsOrigins: [String], sandbox: Bool, publicURL: String? = nil,
+        introspectionRateLimitPerMinute: Int = ConfigurationDefaults.introspectionRateLimitPerMinute
     ) {
         self.host = host
         self.port = port
@@ -51,6 +58,8 @@ public struct ServiceConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
+        self.publicURL = publicURL
+        self.introspectionRateLimitPerMinute = introspectionRateLimitPerMinute
     }
 
     /// The provider serving `/v1/<name>/…`, or nil (a 404).

@@ -3,14 +3,15 @@ import HTTPCore
 extension TokenEndpointError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidRequest, .unopenableToken: .badRequest
+        case .invalidRequest, .unopenableToken, .unsupportedGrantType: .badRequest
+        case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
         case .unknownProvider: .notFound
         case .providerRejected(let status, _): status
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .revocationUnavailable: .serviceUnavailable
         }
     }
 
@@ -28,8 +29,10 @@ extension TokenEndpointError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable: "temporarily_unavailable"
+        case .temporarilyUnavailable, .revocationUnavailable: "temporarily_unavailable"
         case .rateLimited: "rate_limited"
+        case .invalidClient: "invalid_client"
+        case .unsupportedGrantType: "unsupported_grant_type"
         }
     }
 
@@ -48,6 +51,11 @@ extension TokenEndpointError {
         case .upstreamTimeout: "the provider did not answer in time"
         case .temporarilyUnavailable: "the service is temporarily unavailable; retry later"
         case .rateLimited: "too many requests; retry later"
+        case .invalidClient: "client_id is not this provider's client"
+        case .unsupportedGrantType:
+            "grant_type must be authorization_code or refresh_token"
+        case .revocationUnavailable:
+            "the provider could not revoke the token now; keep it and retry later"
         }
     }
 
@@ -62,7 +70,7 @@ extension TokenEndpointError {
         case .providerThrottled(let retryAfter, let providerBody):
             if let retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
-        case .rateLimited(let seconds):
+        case .rateLimited(let seconds), .revocationUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
         default:

@@ -15,6 +15,10 @@ extension TokenService {
 
     /// Every token route of the configuration's providers.
     public func routes(for configuration: ServiceConfiguration) -> [TokenRoute] {
-        routes(providers: configuration.providers, defaultProvider: configuration.defaultProvider)
+        let perMinute = configuration.introspectionRateLimitPerMinute
+        return routes(
+            providers: configuration.providers, defaultProvider: configuration.defaultProvider,
+            introspectionLimiter: perMinute > 0
+                ? RateLimiter(ratePerSecond: Double(perMinute) / 60, burst: perMinute) : nil)
     }
 }

@@ -1,24 +1,44 @@
+import HTTPCore
+
 extension TokenService {
-    /// Every token path (CONTRACT §2–3): `/v1/swap`, `/swap`, `/v1/refresh`, `/refresh`
-    /// for the default provider, and `/v1/<name>/swap|refresh` for every provider
-    /// (the default included). Paths of unconfigured names are absent, so they are 404.
-    public func routes(providers: [Provider], defaultProvider: Provider) -> [TokenRoute] {
+    /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
+    /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
+    /// for the default provider, and the same under `/v1/<name>/` for every provider (the
+    /// default included). Paths of unconfigured names are absent, so they are 404; so is
+    /// `/introspect` for a provider with introspection style `none`.
+    ///
+    /// `introspectionLimiter`, shared by every introspection route, limits each client's
+    /// calls on top of the service-wide limit (RFC 7662 §4: token scanning).
+    public func routes(
+        providers: [Provider], defaultProvider: Provider, introspectionLimiter: RateLimiter? = nil
+    ) -> [TokenRoute] {
+        typealias Handler = @Sendable (TokenService, HTTPRequest, Provider) async -> HTTPResponse
         var routes: [TokenRoute] = []
-        func add(_ path: String, _ provider: Provider, swap: Bool) {
+        func add(
+            _ path: String, _ provider: Provider, limiter: RateLimiter? = nil,
+            _ handler: @escaping Handler
+        ) {
             let service = self
             routes.append(
-                TokenRoute(method: .post, path: path) { request in
-                    swap
-                        ? await service.swap(request, provider: provider)
-                        : await service.refresh(request, provider: provider)
+                TokenRoute(method: .post, path: path, limiter: limiter) { request in
+                    await handler(service, request, provider)
                 })
         }
-        for path in ["/v1/swap", "/swap"] { add(path, defaultProvider, swap: true) }
-        for path in ["/v1/refresh", "/refresh"] { add(path, defaultProvider, swap: false) }
-        for provider in providers {
-            add("/v1/\(provider.name)/swap", provider, swap: true)
-            add("/v1/\(provider.name)/refresh", provider, swap: false)
+        func addAll(prefix: String, _ provider: Provider) {
+            add(prefix + "/swap", provider) { await $0.swap($1, provider: $2) }
+            add(prefix + "/refresh", provider) { await $0.refresh($1, provider: $2) }
+            add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
+            add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
+            if provider.lifecycle.introspects {
+                add(prefix + "/introspect", provider, limiter: introspectionLimiter) {
+                    await $0.introspect($1, provider: $2)
+                }
+            }
         }
+        addAll(prefix: "/v1", defaultProvider)
+        add("/swap", defaultProvider) { await $0.swap($1, provider: $2) }
+        add("/refresh", defaultProvider) { await $0.refresh($1, provider: $2) }
+        for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }
 }

@@ -50,6 +50,18 @@ enum MetricName {
         )
     }
 
+    static var revocations: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_revocations_total",
+            "Revocation requests, by provider and outcome (revoked, invalid, unsupported, failed)."
+        )
+    }
+    static var introspections: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_introspections_total",
+            "Introspection requests, by provider and outcome (active, inactive, failed).")
+    }
+
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }

@@ -14,6 +14,8 @@ public struct Provider: Sendable, Hashable {
     public let redirectURI: String
     /// Extra redirect URIs a client may send, compared by exact string match.
     public let allowedRedirectURIs: [String]
+    /// Authorize, revocation and introspection endpoints (CONTRACT §8).
+    public let lifecycle: ProviderLifecycle
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request.
     let basicCredentials: String
@@ -21,7 +23,8 @@ public struct Provider: Sendable, Hashable {
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
-        authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = []
+        authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
+        lifecycle: ProviderLifecycle = .unsupported
     ) {
         self.name = name
         self.preset = preset
@@ -31,6 +34,7 @@ public struct Provider: Sendable, Hashable {
         self.authMethod = authMethod
         self.redirectURI = redirectURI
         self.allowedRedirectURIs = allowedRedirectURIs
+        self.lifecycle = lifecycle
         self.basicCredentials = Self.basicCredentials(
             clientID: clientID, clientSecret: clientSecret.revealed)
     }

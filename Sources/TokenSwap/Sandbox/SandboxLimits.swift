@@ -7,6 +7,8 @@ public struct SandboxLimits: Sendable {
     public var accessTokenLifetimeSeconds: Int = 3600
     public var maxOutstandingCodes: Int = 1000
     public var maxRefreshTokens: Int = 10_000
+    /// Issued access tokens remembered for introspection and revocation.
+    public var maxAccessTokens: Int = 10_000
     /// How long `sandbox-slow` waits when called over HTTP (`POST /sandbox/token`);
     /// in process it waits for the caller's upstream deadline instead.
     public var slowAnswerSeconds: Double = 15

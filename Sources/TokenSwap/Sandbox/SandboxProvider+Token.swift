@@ -1,9 +1,7 @@
 import HTTPCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 extension SandboxProvider {
@@ -15,28 +13,10 @@ extension SandboxProvider {
 
     /// The token endpoint (RFC 6749 §3.2) for a request's headers and form body.
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        guard
-            headers["Content-Type"].map(TokenRequestFields.mediaType)
-                == "application/x-www-form-urlencoded"
-        else {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "expected a form body"))
-        }
-        var fields: [String: String] = [:]
-        do {
-            for (name, value) in try FormURLEncoding.decode(body) {
-                guard fields.updateValue(value, forKey: name) == nil else {
-                    return .now(
-                        Self.oauthError(
-                            .badRequest, "invalid_request", "\(name) appears more than once"))
-                }
-            }
-        } catch {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "malformed form body"))
-        }
-        let client: Client
-        switch authenticate(headers: headers, fields: fields) {
-        case .success(let authenticated): client = authenticated
-        case .failure(let response): return .now(response)
+        let (fields, client): ([String: String], Client)
+        switch clientRequest(headers: headers, body: body) {
+        case .accepted(let acceptedFields, let authenticated): (fields, client) = (acceptedFields, authenticated)
+        case .refused(let response): return .now(response)
         }
         switch fields["grant_type"] {
         case "authorization_code":
@@ -51,43 +31,6 @@ extension SandboxProvider {
         }
     }
 
-    private enum Authentication {
-        case success(Client)
-        case failure(HTTPResponse)
-    }
-
-    /// RFC 6749 §2.3.1: Basic (id and secret form-encoded, then base64) or body
-    /// credentials, never both (§2.3). Secrets compare in constant time.
-    private func authenticate(headers: HTTPHeaders, fields: [String: String]) -> Authentication {
-        let invalidClient = Self.oauthError(
-            .unauthorized, "invalid_client", "client authentication failed",
-            extraHeaders: [("WWW-Authenticate", #"Basic realm="sandbox""#)])
-        var credentials: (id: String, secret: String)?
-        if let authorization = headers["Authorization"] {
-            guard fields["client_secret"] == nil, authorization.lowercased().hasPrefix("basic "),
-                let decoded = Data(
-                    base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
-                let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
-                let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
-                    .value,
-                let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...])
-                    .first?.value
-            else { return .failure(invalidClient) }
-            credentials = (id, secret)
-        } else if let id = fields["client_id"], let secret = fields["client_secret"] {
-            credentials = (id, secret)
-        }
-        guard let credentials, let client = client(credentials.id),
-            Self.constantTimeEqual(Array(credentials.secret.utf8), client.secret)
-        else { return .failure(invalidClient) }
-        return .success(client)
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
     private func exchangeCode(_ fields: [String: String], client: Client) -> TokenAnswer {
         guard let code = fields["code"], !code.isEmpty else {
             return .now(Self.oauthError(.badRequest, "invalid_request", "code is missing"))
@@ -95,13 +38,19 @@ extension SandboxProvider {
         if let magic = SandboxMagicValue(rawValue: code) { return failure(magic) }
         if let planted = SandboxMagicValue.planted(byCode: code) {
             // Not stored: the planted magic value answers by itself on refresh.
-            return .now(tokenResponse(refreshToken: planted.rawValue, scope: "sandbox"))
+            return .now(
+                state.withLock {
+                    tokenResponse(
+                        &$0, client: client, refreshToken: planted.rawValue, scope: "sandbox")
+                })
         }
-        if code == SandboxMagicValue.noRefresh {
-            return .now(tokenResponse(refreshToken: nil, scope: "sandbox"))
-        }
-        if code == SandboxMagicValue.stringExpiry {
-            return .now(tokenResponse(refreshToken: nil, scope: "sandbox", expiresInAsString: true))
+        if code == SandboxMagicValue.noRefresh || code == SandboxMagicValue.stringExpiry {
+            return .now(
+                state.withLock {
+                    tokenResponse(
+                        &$0, client: client, refreshToken: nil, scope: "sandbox",
+                        expiresInAsString: code == SandboxMagicValue.stringExpiry)
+                })
         }
         let now = ContinuousClock.now
         return .now(
@@ -112,7 +61,7 @@ extension SandboxProvider {
                 }
                 if let family = grant.issuedFamily {
                     // §4.1.2: a code used twice is denied, and what it issued is revoked.
-                    state.refreshTokens.removeAll { $0.family == family }
+                    state.revokeFamily(family)
                     state.codes.remove(code)
                     return Self.oauthError(
                         .badRequest, "invalid_grant", "authorization code was already used")
@@ -141,7 +90,9 @@ extension SandboxProvider {
                     RefreshGrant(clientID: client.clientID, scope: grant.scope, family: family),
                     for: refreshToken,
                     expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(refreshToken: refreshToken, scope: grant.scope)
+                return tokenResponse(
+                    &state, client: client, refreshToken: refreshToken, scope: grant.scope,
+                    family: family)
             })
     }
 
@@ -172,11 +123,13 @@ extension SandboxProvider {
                 state.refreshTokens.insert(
                     grant, for: rotated,
                     expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(refreshToken: rotated, scope: grant.scope)
+                return tokenResponse(
+                    &state, client: client, refreshToken: rotated, scope: grant.scope,
+                    family: grant.family)
             })
     }
 
-    private func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
+    func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
         let retryAfter = [("Retry-After", String(limits.retryAfterSeconds))]
         switch magic {
         case .invalid:
@@ -202,11 +155,29 @@ extension SandboxProvider {
         }
     }
 
+    /// A token response with a fresh access token, remembered under `family` (a new one
+    /// when nil) so introspection and revocation know it.
     private func tokenResponse(
-        refreshToken: String?, scope: String, expiresInAsString: Bool = false
+        _ state: inout State, client: Client, refreshToken: String?, scope: String,
+        family: UInt64? = nil, expiresInAsString: Bool = false
     ) -> HTTPResponse {
+        let accessToken = Self.randomValue(prefix: "sba-")
+        let family =
+            family
+            ?? {
+                state.nextFamily += 1
+                return state.nextFamily
+            }()
+        let now = ContinuousClock.now
+        let issuedAt = Int(time(nil))
+        let lifetime = limits.accessTokenLifetimeSeconds
+        state.accessTokens.insert(
+            AccessGrant(
+                clientID: client.clientID, scope: scope, family: family,
+                expiresAt: issuedAt + lifetime, issuedAt: issuedAt),
+            for: accessToken, expiresAt: now + .seconds(lifetime), now: now)
         var members: [JSONValue.Member] = [
-            .init("access_token", .string(Self.randomValue(prefix: "sba-"))),
+            .init("access_token", .string(accessToken)),
             .init("token_type", .string("Bearer")),
             .init("scope", .string(scope)),
             .init(

@@ -7,7 +7,7 @@ extension SandboxProvider: UpstreamTransport {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
-        switch answerToken(headers: request.headers, body: request.body) {
+        switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):
             return response
         case .afterDeadline:
@@ -16,9 +16,22 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `POST /sandbox/token`, for trying the provider side directly with `curl`.
+    /// Which endpoint a request is for, by the last segment of its path: every provider's
+    /// URLs point at the sandbox, whatever their host (`…/revoke`, `…/introspect`, and the
+    /// token endpoint for everything else).
+    func answer(target: String, headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
+        let path = target.split(separator: "?", maxSplits: 1).first ?? ""
+        if path.hasSuffix("/revoke") { return answerRevocation(headers: headers, body: body) }
+        if path.hasSuffix("/introspect") {
+            return answerIntrospection(headers: headers, body: body)
+        }
+        return answerToken(headers: headers, body: body)
+    }
+
+    /// `POST /sandbox/token|revoke|introspect`, for trying the provider side directly with
+    /// `curl`.
     public func token(_ request: HTTPRequest) async -> HTTPResponse {
-        switch answerToken(headers: request.headers, body: request.body) {
+        switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):
             return response
         case .afterDeadline:
@@ -28,15 +41,14 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `GET /sandbox/authorize` and `POST /sandbox/token`, as data for the Router.
+    /// `GET /sandbox/authorize` and `POST /sandbox/token|revoke|introspect`, as data for
+    /// the Router.
     public var routes: [TokenRoute] {
-        [
-            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
-                authorize(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
-                await token(request)
-            },
-        ]
+        [TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
+            authorize(request)
+        }]
+            + ["/sandbox/token", "/sandbox/revoke", "/sandbox/introspect"].map { path in
+                TokenRoute(method: .post, path: path) { [self] request in await token(request) }
+            }
     }
 }

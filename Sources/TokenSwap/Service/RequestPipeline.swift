@@ -39,6 +39,7 @@ public struct RequestPipeline: Sendable {
     public func wrap(_ route: ServiceRoute) -> HTTPHandler {
         let handler = route.handler
         let kind = route.kind
+        let routeLimiter = route.limiter
         let pipeline = self
         let series =
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
@@ -49,7 +50,7 @@ public struct RequestPipeline: Sendable {
             let started = ContinuousClock.now
             var response: HTTPResponse
             var logged = kind == .token
-            if kind == .token, let limited = pipeline.limit(request) {
+            if kind == .token, let limited = pipeline.limit(request, route: routeLimiter) {
                 response = limited
                 logged = false
             } else {
@@ -69,14 +70,17 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// The 429 for a client over its limit, or nil to go on.
-    func limit(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let rateLimiter else { return nil }
+    /// The 429 for a client over the service-wide limit or the route's own, or nil to go on.
+    func limit(_ request: HTTPRequest, route routeLimiter: RateLimiter? = nil) -> HTTPResponse? {
+        guard rateLimiter != nil || routeLimiter != nil else { return nil }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        guard case .limited(let seconds) = rateLimiter.take(for: client) else { return nil }
-        metrics.rejected(.rateLimited)
-        return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+        for limiter in [rateLimiter, routeLimiter] {
+            guard case .limited(let seconds)? = limiter?.take(for: client) else { continue }
+            metrics.rejected(.rateLimited)
+            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+        }
+        return nil
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE

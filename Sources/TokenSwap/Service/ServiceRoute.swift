@@ -14,6 +14,9 @@ public struct ServiceRoute: Sendable {
         case operations
         /// The embedded fake provider of `--sandbox`.
         case sandbox
+        /// RFC 8414 authorization server metadata (`/.well-known/…`): public, cacheable
+        /// documents, never rate limited.
+        case discovery
         /// `OPTIONS` on a token path, answered by the CORS policy (only registered when
         /// `TOKENSWAP_CORS_ORIGINS` is set); never rate limited.
         case preflight
@@ -23,11 +26,18 @@ public struct ServiceRoute: Sendable {
     public let method: HTTPMethod
     public let path: String
     public let handler: HTTPHandler
+    /// A per-client limit of this route's own (token routes only), applied by the
+    /// pipeline after the service-wide one.
+    public let limiter: RateLimiter?
 
-    public init(kind: Kind, method: HTTPMethod, path: String, handler: @escaping HTTPHandler) {
+    public init(
+        kind: Kind, method: HTTPMethod, path: String, limiter: RateLimiter? = nil,
+        handler: @escaping HTTPHandler
+    ) {
         self.kind = kind
         self.method = method
         self.path = path
+        self.limiter = limiter
         self.handler = handler
     }
 }

@@ -7,7 +7,9 @@ extension TokenSwapService {
     {
         tokens.routes(for: configuration).map { route in
             let handler = route.handler
-            return ServiceRoute(kind: .token, method: route.method, path: route.path) {
+            return ServiceRoute(
+                kind: .token, method: route.method, path: route.path, limiter: route.limiter
+            ) {
                 await handler($0)
             }
         }

@@ -74,6 +74,7 @@ public final class TokenSwapService: Sendable {
         let routes =
             tokenRoutes + Self.preflightRoutes(for: tokenRoutes, pipeline.cors)
             + Self.operationsRoutes(readiness, metrics) + Self.sandboxRoutes(sandbox)
+            + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
         var main = Router()
         var admin = Router()

@@ -21,19 +21,31 @@ extension Provider {
         case .refreshToken(let token):
             fields.append(("refresh_token", token))
         }
+        return formRequest(to: tokenURL, fields, authenticated: true)
+    }
+
+    /// A form `POST` to one of this provider's endpoints; with `authenticated`, client
+    /// authentication per `authMethod` (RFC 6749 §2.3.1): the secret goes in the
+    /// `Authorization` header or the body, never in the URL.
+    func formRequest(
+        to url: UpstreamURL, _ fields: [(name: String, value: String)], authenticated: Bool
+    ) -> HTTPClientRequest {
+        var fields = fields
         var headers = HTTPHeaders([
             ("Content-Type", "application/x-www-form-urlencoded"),
             ("Accept", "application/json"),
         ])
-        switch authMethod {
-        case .clientSecretBasic:
-            headers.add(name: "Authorization", value: basicCredentials)
-        case .clientSecretPost:
-            fields.append(("client_id", clientID))
-            fields.append(("client_secret", clientSecret.revealed))
+        if authenticated {
+            switch authMethod {
+            case .clientSecretBasic:
+                headers.add(name: "Authorization", value: basicCredentials)
+            case .clientSecretPost:
+                fields.append(("client_id", clientID))
+                fields.append(("client_secret", clientSecret.revealed))
+            }
         }
         return HTTPClientRequest(
-            method: .post, origin: tokenURL.origin, target: tokenURL.target, headers: headers,
+            method: .post, origin: url.origin, target: url.target, headers: headers,
             body: FormURLEncoding.encode(fields))
     }
 

@@ -1,0 +1,44 @@
+import HTTPCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension TokenService {
+    /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
+    /// is asked per its introspection style and the answer normalised. A sealed refresh
+    /// token is never refreshed to find out: it is asked about as a refresh token where
+    /// the style can (RFC 7662), else inactive. Served only for providers that introspect;
+    /// rate limited per client by its route (RFC 7662 §4, token scanning).
+    public func introspect(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
+        await answer(request, provider: provider, grant: "introspect") {
+            () async throws(TokenEndpointError) in
+            let fields = try TokenRequestFields.decode(
+                request, reading: TokenRequestFields.lifecycleNames)
+            guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+            let result: IntrospectionResult
+            do throws(TokenEndpointError) {
+                result = try await introspection(
+                    of: lifecycleToken(token, for: provider), provider: provider)
+            } catch {
+                metrics.introspection(provider: provider.name, outcome: "failed")
+                throw error
+            }
+            metrics.introspection(provider: provider.name, outcome: result.label)
+            return result.response
+        }
+    }
+
+    private func introspection(of token: LifecycleToken, provider: Provider)
+        async throws(TokenEndpointError) -> IntrospectionResult
+    {
+        guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
+        let answer: HTTPResponse
+        do {
+            answer = try await transport.send(upstream, timeoutSeconds: upstreamTimeoutSeconds)
+        } catch {
+            throw TokenEndpointError(error)
+        }
+        return try provider.introspectionResult(answer, now: Int(time(nil)))
+    }
+}

@@ -1,0 +1,39 @@
+import HTTPCore
+
+extension TokenService {
+    /// `POST /v1/<name>/token` (RFC 6749 §3.2, CONTRACT §8): one token endpoint for
+    /// standard client libraries. `grant_type` picks the swap or the refresh path, which
+    /// then answer exactly as `/v1/swap` and `/v1/refresh` do. Clients are public
+    /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
+    /// provider's, else `401 invalid_client` (§5.2).
+    public func token(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
+        let grantType: String
+        do throws(TokenEndpointError) {
+            let fields = try TokenRequestFields.decode(
+                request, reading: TokenRequestFields.tokenEndpointNames)
+            if let clientID = fields["client_id"], clientID != provider.clientID {
+                throw TokenEndpointError.invalidClient
+            }
+            guard let value = fields["grant_type"] else {
+                throw TokenEndpointError.invalidRequest("grant_type is missing")
+            }
+            grantType = value
+        } catch {
+            return await refused(request, provider: provider, error)
+        }
+        switch grantType {
+        case TokenGrant.authorizationCodeType: return await swap(request, provider: provider)
+        case TokenGrant.refreshTokenType: return await refresh(request, provider: provider)
+        default: return await refused(request, provider: provider, .unsupportedGrantType)
+        }
+    }
+
+    /// A token endpoint request refused before any grant ran, logged like the others.
+    private func refused(_ request: HTTPRequest, provider: Provider, _ error: TokenEndpointError)
+        async -> HTTPResponse
+    {
+        await answer(request, provider: provider, grant: "token") {
+            () async throws(TokenEndpointError) -> HTTPResponse in throw error
+        }
+    }
+}
