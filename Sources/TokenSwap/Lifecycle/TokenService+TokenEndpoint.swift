@@ -11,7 +11,11 @@ extension TokenService {
         do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(
                 request, reading: TokenRequestFields.tokenEndpointNames)
-            if let clientID = fields["client_id"], clientID != provider.clientID {
+            // In the body (RFC 6749 §2.3.1's public clients) or as Basic credentials with
+            // an empty secret (requests-oauthlib's default); the secret is not read.
+            let basic = request.headers["Authorization"].flatMap(BasicCredentials.init)
+            for clientID in [fields["client_id"], basic?.clientID]
+            where clientID.map({ $0 != provider.clientID }) ?? false {
                 throw TokenEndpointError.invalidClient
             }
             guard let value = fields["grant_type"] else {

@@ -1,11 +1,5 @@
 import HTTPCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension SandboxProvider {
     /// A request to one of the sandbox's client endpoints (token, revocation,
     /// introspection), read and authenticated, or the error answer.
@@ -55,16 +49,10 @@ extension SandboxProvider {
             extraHeaders: [("WWW-Authenticate", #"Basic realm="sandbox""#)])
         var credentials: (id: String, secret: String)?
         if let authorization = headers["Authorization"] {
-            guard fields["client_secret"] == nil, authorization.lowercased().hasPrefix("basic "),
-                let decoded = Data(
-                    base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
-                let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
-                let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
-                    .value,
-                let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...])
-                    .first?.value
+            guard fields["client_secret"] == nil,
+                let basic = BasicCredentials(authorization: authorization)
             else { return .failure(invalidClient) }
-            credentials = (id, secret)
+            credentials = (basic.clientID, basic.secret)
         } else if let id = fields["client_id"], let secret = fields["client_secret"] {
             credentials = (id, secret)
         }

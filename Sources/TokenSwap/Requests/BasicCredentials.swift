@@ -1,0 +1,29 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Client credentials from `Authorization: Basic …` (RFC 6749 §2.3.1): base64 of the
+/// form-encoded id, `:`, and the form-encoded secret. Holds a secret: never printed.
+struct BasicCredentials: Sendable, CustomStringConvertible {
+    let clientID: String
+    let secret: String
+
+    /// nil when the header is not Basic or does not decode.
+    init?(authorization: String) {
+        guard authorization.lowercased().hasPrefix("basic "),
+            let decoded = Data(
+                base64Encoded: String(authorization.dropFirst(6)).trimmingWhitespace()),
+            let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
+            let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
+                .value,
+            let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...])
+                .first?.value
+        else { return nil }
+        clientID = id
+        self.secret = secret
+    }
+
+    var description: String { "BasicCredentials(\(clientID))" }
+}
