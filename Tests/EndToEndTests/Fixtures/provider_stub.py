@@ -9,7 +9,8 @@ Two listeners on 127.0.0.1, ephemeral ports, printed as "PORT <service> CONTROL 
   control  (plain HTTP, for the test):
            POST /answer    JSON {"status":200, "headers":[["Name","value"]], "body":"...",
                            "mode":"normal"|"garbage"|"slow", "delay_ms":N}; the answer to
-                           every later service request
+                           every later service request; with "path":"/p" only to requests
+                           for that path (query ignored), which then wins over the default
            GET  /requests  JSON list of {"method","target","headers":[[n,v]],"body"}
 Nothing received is ever printed. The stub exits when its stdin closes (the test ended).
 """
@@ -33,6 +34,7 @@ answer = {
     "mode": "normal",
     "delay_ms": 0,
 }
+answers_by_path = {}
 
 
 class Quiet(BaseHTTPRequestHandler):
@@ -64,7 +66,7 @@ class Service(Quiet):
             recorded.append({"method": self.command, "target": self.path,
                              "headers": [[n, v] for n, v in self.headers.items()],
                              "body": body.decode("latin-1")})
-            current = dict(answer)
+            current = dict(answers_by_path.get(self.path.split("?")[0], answer))
         if current["mode"] == "slow":
             time.sleep(current["delay_ms"] / 1000.0)
         if current["mode"] == "garbage":
@@ -75,14 +77,19 @@ class Service(Quiet):
 
     do_POST = handle_any
     do_GET = handle_any
+    do_DELETE = handle_any
 
 
 class Control(Quiet):
     def do_POST(self):
         global answer
         update = json.loads(self.read_body())
+        path = update.pop("path", None)
         with lock:
-            answer = {**answer, **update}
+            if path is None:
+                answer = {**answer, **update}
+            else:
+                answers_by_path[path] = {**answer, **update}
         self.reply(200, "{}")
 
     def do_GET(self):

@@ -15,6 +15,11 @@ final class ProviderStub: Sendable {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
+        /// The body as a JSON object, or nil.
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        }
+
         /// The form fields of the body.
         var form: [String: String] {
             var fields: [String: String] = [:]
@@ -70,15 +75,17 @@ final class ProviderStub: Sendable {
         tls ? "https://localhost:\(port)\(path)" : "http://127.0.0.1:\(port)\(path)"
     }
 
-    /// What the stub answers from now on.
+    /// What the stub answers from now on: to every request, or with `path` only to
+    /// requests for that path.
     func answer(
         status: Int = 200, headers: [(String, String)] = [], body: String,
-        mode: String = "normal", delayMilliseconds: Int = 0
+        mode: String = "normal", delayMilliseconds: Int = 0, path: String? = nil
     ) async throws {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "status": status, "headers": headers.map { [$0.0, $0.1] }, "body": body,
             "mode": mode, "delay_ms": delayMilliseconds,
         ]
+        if let path { object["path"] = path }
         let json = String(
             decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         let reply = try await Exchange.request(
