@@ -22,7 +22,13 @@
 /// version (1) | n (1) | kid (n)
 ///   | UInt64 big-endian byte count of provider (UTF-8) | provider
 ///   | UInt64 big-endian byte count of client id (UTF-8) | client id
+///   [ | 0xFF | kind (1) ]      only for kinds other than refresh token (`SealedKind`)
 /// ```
+///
+/// The kind suffix is absent for refresh tokens, so tokens sealed before kinds existed
+/// open unchanged; for any other kind the associated data is two bytes longer than a
+/// refresh token's with the same provider and client, and the length prefixes make the
+/// encoding unambiguous, so no refresh-token context equals a device-code context.
 ///
 /// The nonce needs no place in the associated data: GCM derives the counter block that
 /// masks the tag from it, so a changed nonce fails the tag check by itself.
@@ -43,6 +49,11 @@ enum SealedTokenLayout {
         -> Int
     {
         headerByteCount + 16 + context.provider.utf8.count + context.clientID.utf8.count
+            + kindSuffixByteCount(context.kind)
+    }
+
+    static func kindSuffixByteCount(_ kind: SealedKind) -> Int {
+        kind == .refreshToken ? 0 : 2
     }
 
     /// Writes the associated data into `buffer`, which holds exactly
@@ -55,6 +66,10 @@ enum SealedTokenLayout {
         var offset = header.count
         writeLengthPrefixed(context.provider, into: buffer, at: &offset)
         writeLengthPrefixed(context.clientID, into: buffer, at: &offset)
+        if kindSuffixByteCount(context.kind) > 0 {
+            buffer[offset] = 0xFF
+            buffer[offset + 1] = context.kind.rawValue
+        }
     }
 
     private static func writeLengthPrefixed(

@@ -76,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             // On stderr: loud for a person at a terminal, and stdout's first line stays
             // the listening line that scripts wait for.
             let base = "http://\(Self.urlHost(addresses.main.host)):\(addresses.main.port)"
+            service.sandbox?.serve(at: base)
             Self.warn(SandboxBanner.text(baseURL: base, defaultProvider: loaded.defaultProvider))
         }
         Self.say("tokenswap listening on \(addresses.main)")

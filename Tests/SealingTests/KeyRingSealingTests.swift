@@ -130,6 +130,40 @@ import Testing
         #expect(throws: SealingError.invalidToken) { try ring.open(sealed, context: context) }
     }
 
+    /// CONTRACT §7: a sealed refresh token never opens as a device code and a sealed
+    /// device code never opens as a refresh token, for the same provider and client.
+    @Test func kindsDoNotOpenAsEachOther() throws {
+        let deviceContext = SealingContext(
+            provider: Fixtures.context.provider, clientID: Fixtures.context.clientID,
+            kind: .deviceCode)
+        #expect(throws: SealingError.invalidToken) {
+            try ring.open(sealed, context: deviceContext)
+        }
+        let deviceCode = try ring.seal(Fixtures.refreshToken, context: deviceContext)
+        #expect(
+            try ring.open(deviceCode, context: deviceContext).plaintext == Fixtures.refreshToken)
+        #expect(throws: SealingError.invalidToken) {
+            try ring.open(deviceCode, context: Fixtures.context)
+        }
+    }
+
+    /// The device-code kind is the refresh-token associated data plus `0xFF, 1`, checked
+    /// against a hand-built associated data.
+    @Test func deviceCodeFollowsTheDocumentedLayout() throws {
+        let context = SealingContext(
+            provider: "spotify", clientID: "client-123", kind: .deviceCode)
+        let bytes = try #require(
+            Base64URL.decode(Substring(try ring.seal(Fixtures.refreshToken, context: context))))
+        let associatedData: [UInt8] =
+            [0x01, 2] + Array("k1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7] + Array("spotify".utf8)
+            + [0, 0, 0, 0, 0, 0, 0, 10] + Array("client-123".utf8) + [0xFF, 0x01]
+        let vector = GCMCase(
+            key: Fixtures.keyABytes, iv: Array(bytes[4..<16]), plaintext: [],
+            associatedData: associatedData, ciphertext: Array(bytes[16..<(bytes.count - 16)]),
+            tag: Array(bytes[(bytes.count - 16)...]))
+        #expect(try vector.open() == Fixtures.refreshToken)
+    }
+
     @Test func wrongKeyWithTheSameKidFails() throws {
         let impostor = try Fixtures.ring("k1:\(Fixtures.keyB)")
         #expect(throws: SealingError.invalidToken) {

@@ -130,12 +130,12 @@ import Testing
                 "TOKENSWAP_DEFAULT_PROVIDER: expected one of the names in TOKENSWAP_PROVIDERS"
             ),
             (
-                ["TOKENSWAP_SPOTIFY_PRESET": "github"],
-                "TOKENSWAP_SPOTIFY_PRESET: expected spotify, linkedin or generic"
+                ["TOKENSWAP_SPOTIFY_PRESET": "facebook"],
+                "TOKENSWAP_SPOTIFY_PRESET: expected spotify, linkedin, google, github, l2p or generic"
             ),
             (
                 ["TOKENSWAP_SPOTIFY_AUTH": "private_key_jwt"],
-                "TOKENSWAP_SPOTIFY_AUTH: expected client_secret_basic or client_secret_post"
+                "TOKENSWAP_SPOTIFY_AUTH: expected client_secret_basic, client_secret_post or none"
             ),
         ] as [([String: String], String)])
     func invalidProviderSettingNamesItsVariable(extra: [String: String], line: String) async {

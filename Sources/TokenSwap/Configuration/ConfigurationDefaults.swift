@@ -11,6 +11,8 @@ public enum ConfigurationDefaults {
     /// `/introspect` per client address per minute (CONTRACT §8); a resource server checks
     /// a token once per request at most, a scanner guesses thousands.
     public static let introspectionRateLimitPerMinute = 60
+    /// `/device/code` calls per minute per client (CONTRACT §7); 0 turns it off.
+    public static let deviceRateLimitPerMinute = 10.0
     /// Longest upstream deadline accepted; a longer one would hold connections open
     /// beyond any client's patience.
     public static let maxUpstreamTimeoutSeconds = 300.0

@@ -43,6 +43,7 @@ extension ConfigurationKey {
     static let adminPort = ConfigurationKey("admin_port")
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
+    static let deviceRateLimit = ConfigurationKey("device_rate_limit")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
     static let publicURL = ConfigurationKey("public_url")
@@ -63,6 +64,10 @@ extension ConfigurationKey {
         case revocationURL = "revocation_url"
         case introspectionStyle = "introspection_style"
         case introspectionURL = "introspection_url"
+        case dialect
+        case deviceAuthorizationURL = "device_authorization_url"
+        case deviceClientAuth = "device_client_auth"
+        case deviceScopes = "device_scopes"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -6,11 +6,13 @@ extension ProviderSettings {
     /// a URL; a URL without a style gets the preset's style, else the RFC one.
     ///
     /// With `--sandbox`, a provider whose revocation or introspection is not configured at
-    /// all gets the sandbox's (RFC 7009 / RFC 7662 at `/sandbox/revoke`,
-    /// `/sandbox/introspect`): the sandbox stands in for the provider and plays them.
-    func lifecycle(preset: ProviderPreset, clientID: String, sandbox: Bool)
-        throws(ConfigurationError) -> ProviderLifecycle
-    {
+    /// all gets the sandbox's: RFC 7009 / RFC 7662 at `/sandbox/revoke`,
+    /// `/sandbox/introspect`, or in the L2P dialect L2P's `invalidate` grant on the token
+    /// endpoint and its `tokeninfo`. The sandbox stands in for the provider and plays them.
+    func lifecycle(
+        preset: ProviderPreset, clientID: String, dialect: ProviderDialect,
+        tokenURL: UpstreamURL, sandbox: Bool
+    ) throws(ConfigurationError) -> ProviderLifecycle {
         // With `--sandbox` the sandbox's authorize endpoint stands in for the provider's.
         var authorizeURL = sandbox ? nil : preset.authorizeURL
         if let (text, key) = try string(.authorizeURL) {
@@ -19,14 +21,23 @@ extension ProviderSettings {
             }
             authorizeURL = text
         }
+        let l2p = dialect == .l2p
         let revocation = try endpoint(
             style: .revocationStyle, url: .revocationURL, presetStyle: preset.revocationStyle,
             presetURL: preset.revocationURL,
-            sandboxURL: sandbox ? SandboxDefaults.revocationURL : nil, clientID: clientID)
+            sandbox: !sandbox
+                ? nil
+                : l2p
+                    ? (RevocationStyle.l2p, "\(tokenURL.origin)\(tokenURL.target)")
+                    : (.rfc7009, SandboxDefaults.revocationURL), clientID: clientID)
         let introspection = try endpoint(
             style: .introspectionStyle, url: .introspectionURL,
             presetStyle: preset.introspectionStyle, presetURL: preset.introspectionURL,
-            sandboxURL: sandbox ? SandboxDefaults.introspectionURL : nil, clientID: clientID)
+            sandbox: !sandbox
+                ? nil
+                : l2p
+                    ? (IntrospectionStyle.l2p, SandboxDefaults.tokenInfoURL)
+                    : (.rfc7662, SandboxDefaults.introspectionURL), clientID: clientID)
         return ProviderLifecycle(
             authorizeURL: authorizeURL, revocationStyle: revocation.style,
             revocationURL: revocation.url, introspectionStyle: introspection.style,
@@ -39,15 +50,15 @@ extension ProviderSettings {
     private func endpoint<Style: LifecycleStyle>(
         style styleField: ConfigurationKey.ProviderField,
         url urlField: ConfigurationKey.ProviderField, presetStyle: Style, presetURL: String?,
-        sandboxURL: String?, clientID: String
+        sandbox: (style: Style, url: String)?, clientID: String
     ) throws(ConfigurationError) -> (style: Style, url: UpstreamURL?) {
         let styleKey = ConfigurationKey.provider(name, styleField)
         let configuredStyle: Style? =
             try source.string(styleKey) == nil
             ? nil : try ServiceConfiguration.choice(styleKey, source, default: Style.standard)
         let configuredURL = try string(urlField)
-        if configuredStyle == nil, configuredURL == nil, let sandboxURL {
-            return (.standard, try? UpstreamURL(sandboxURL))
+        if configuredStyle == nil, configuredURL == nil, let sandbox {
+            return (sandbox.style, try? UpstreamURL(sandbox.url))
         }
         var style = configuredStyle ?? presetStyle
         if configuredStyle == nil, configuredURL != nil, presetStyle == .unsupported {
@@ -60,8 +71,8 @@ extension ProviderSettings {
             (text, key) = (value, urlKey)
         } else if let presetURL {
             (text, key) = (presetURL, .provider(name, urlField))
-        } else if let sandboxURL {
-            (text, key) = (sandboxURL, .provider(name, urlField))
+        } else if let sandbox {
+            (text, key) = (sandbox.url, .provider(name, urlField))
         } else {
             throw missing(urlField)
         }

@@ -94,11 +94,20 @@ struct ProviderSettings {
             throw missing(.clientID)
         }
 
+        let dialect = try ServiceConfiguration.choice(
+            .provider(name, .dialect), source, default: preset.dialect)
+        let device = try deviceAuthorization(preset: preset, sandbox: sandbox)
+
+        // A public client (`_AUTH none`, CONTRACT §7) holds no secret; one is required
+        // only when some request to this provider would send it.
+        let needsSecret = authMethod.needsSecret || (device?.clientAuth.needsSecret ?? false)
         let clientSecret: Secret
         if let (value, _) = try string(.clientSecret) {
             clientSecret = Secret(value)
         } else if sandbox {
             clientSecret = Secret(SandboxDefaults.randomSecret())
+        } else if !needsSecret {
+            clientSecret = Secret("")
         } else {
             throw missing(.clientSecret)
         }
@@ -127,6 +136,56 @@ struct ProviderSettings {
             name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
             clientSecret: clientSecret,
             authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed,
-            lifecycle: try lifecycle(preset: preset, clientID: clientID, sandbox: sandbox))
+            dialect: dialect, device: device,
+            lifecycle: try lifecycle(
+                preset: preset, clientID: clientID, dialect: dialect, tokenURL: tokenURL,
+                sandbox: sandbox))
+    }
+
+    /// The device grant settings (CONTRACT §7): present when a device authorization URL
+    /// is configured or the preset has one (with `--sandbox`, always: the sandbox plays
+    /// the device endpoint for every provider). The other device settings without a URL
+    /// are a mistake worth naming at start-up.
+    private func deviceAuthorization(preset: ProviderPreset, sandbox: Bool)
+        throws(ConfigurationError) -> DeviceAuthorization?
+    {
+        let urlKey = ConfigurationKey.provider(name, .deviceAuthorizationURL)
+        let url: UpstreamURL
+        if let text = try source.string(urlKey) {
+            guard let parsed = try? UpstreamURL(text) else {
+                throw invalid(urlKey, "an http:// or https:// URL")
+            }
+            url = parsed
+        } else if let presetURL = preset.deviceAuthorizationURL,
+            let parsed = try? UpstreamURL(presetURL)
+        {
+            url = parsed
+        } else if sandbox, let parsed = try? UpstreamURL(SandboxDefaults.deviceAuthorizationURL) {
+            url = parsed
+        } else {
+            let authKey = ConfigurationKey.provider(name, .deviceClientAuth)
+            let scopesKey = ConfigurationKey.provider(name, .deviceScopes)
+            let stray =
+                try source.string(authKey) != nil
+                ? authKey
+                : try source.list(scopesKey) != nil ? scopesKey : nil
+            if let stray {
+                throw invalid(stray, "to be set only with \(urlKey.environmentName)")
+            }
+            return nil
+        }
+        let clientAuth = try ServiceConfiguration.choice(
+            .provider(name, .deviceClientAuth), source,
+            default: preset.deviceClientAuth ?? ClientAuthMethod.none)
+        var scopes: [String]?
+        let scopesKey = ConfigurationKey.provider(name, .deviceScopes)
+        if let values = try source.list(scopesKey) {
+            // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
+            guard values.allSatisfy(SettingSyntax.isScopeToken) else {
+                throw invalid(scopesKey, "comma-separated scope tokens (RFC 6749 §3.3)")
+            }
+            scopes = values
+        }
+        return DeviceAuthorization(url: url, clientAuth: clientAuth, allowedScopes: scopes)
     }
 }

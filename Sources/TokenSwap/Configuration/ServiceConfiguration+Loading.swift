@@ -105,6 +105,14 @@ extension ServiceConfiguration {
             burst = max(1, Int(rate.rounded(.up)))
         }
 
+        let deviceRate =
+            try source.double(.deviceRateLimit) ?? ConfigurationDefaults.deviceRateLimitPerMinute
+        guard deviceRate >= 0, deviceRate.isFinite else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.deviceRateLimit.environmentName,
+                problem: .invalid(expected: "requests per minute, 0 or more"))
+        }
+
         let trustedProxies = try source.list(.trustedProxies) ?? []
         if trustedProxies.contains(where: { !SettingSyntax.isAddressOrCIDR($0) }) {
             throw ConfigurationError(
@@ -135,8 +143,8 @@ extension ServiceConfiguration {
             upstreamTimeoutSeconds: timeout,
             adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
             trustedProxies: trustedProxies,
-            corsOrigins: corsOrigins, sandbox: sandbox, publicURL: publicURL,
-            introspectionRateLimitPerMinute: introspectionLimit)
+            corsOrigins: corsOrigins, sandbox: sandbox, deviceRateLimitPerMinute: deviceRate,
+            publicURL: publicURL, introspectionRateLimitPerMinute: introspectionLimit)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

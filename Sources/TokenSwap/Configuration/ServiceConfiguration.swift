@@ -34,13 +34,17 @@ public struct ServiceConfiguration: Sendable {
     /// `/introspect` calls per minute per client address (RFC 7662 §4: token scanning);
     /// 0 = off.
     public let introspectionRateLimitPerMinute: Int
+    /// `/device/code` requests per minute per client address; 0 = off.
+    public let deviceRateLimitPerMinute: Double
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
         caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
         upstreamTimeoutSeconds: Double,
         adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
-        corsOrigins: [String], sandbox: Bool, publicURL: String? = nil,
+        corsOrigins: [String], sandbox: Bool,
+        deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute,
+        publicURL: String? = nil,
         introspectionRateLimitPerMinute: Int = ConfigurationDefaults.introspectionRateLimitPerMinute
     ) {
         self.host = host
@@ -60,6 +64,7 @@ public struct ServiceConfiguration: Sendable {
         self.sandbox = sandbox
         self.publicURL = publicURL
         self.introspectionRateLimitPerMinute = introspectionRateLimitPerMinute
+        self.deviceRateLimitPerMinute = deviceRateLimitPerMinute
     }
 
     /// The provider serving `/v1/<name>/…`, or nil (a 404).

@@ -22,6 +22,14 @@ enum SettingSyntax {
             && text.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
     }
 
+    /// A scope token (RFC 6749 §3.3): `1*( %x21 / %x23-5B / %x5D-7E )`.
+    static func isScopeToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0)
+            }
+    }
+
     /// `*`, or an origin as a browser sends it (RFC 6454 §6.2): scheme, host, optional
     /// port, and nothing else.
     static func isCORSOrigin(_ text: String) -> Bool {

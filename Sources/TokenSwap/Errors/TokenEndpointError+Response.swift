@@ -3,7 +3,9 @@ import HTTPCore
 extension TokenEndpointError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidRequest, .unopenableToken, .unsupportedGrantType: .badRequest
+        case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll,
+            .unsupportedGrantType:
+            .badRequest
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
         case .unknownProvider: .notFound
@@ -33,6 +35,9 @@ extension TokenEndpointError {
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
         case .unsupportedGrantType: "unsupported_grant_type"
+        case .invalidScope: "invalid_scope"
+        case .unopenableDeviceCode: "invalid_grant"
+        case .devicePoll(let error, _): error.rawValue
         }
     }
 
@@ -53,9 +58,13 @@ extension TokenEndpointError {
         case .rateLimited: "too many requests; retry later"
         case .invalidClient: "client_id is not this provider's client"
         case .unsupportedGrantType:
-            "grant_type must be authorization_code or refresh_token"
+            "grant_type must be authorization_code, refresh_token or (where the provider has a device endpoint) urn:ietf:params:oauth:grant-type:device_code"
         case .revocationUnavailable:
             "the provider could not revoke the token now; keep it and retry later"
+        case .invalidScope: "a requested scope is not allowed for this client"
+        case .unopenableDeviceCode:
+            "device code is invalid or was issued for another client"
+        case .devicePoll(let error, _): error.errorDescription
         }
     }
 
@@ -73,6 +82,15 @@ extension TokenEndpointError {
         case .rateLimited(let seconds), .revocationUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
+        case .devicePoll(let error, let interval):
+            // RFC 8628 §3.5: the device reads `error`; `interval` tells it how long to
+            // wait now (only pending and slow_down go on polling).
+            var members: [JSONValue.Member] = [
+                .init("error", .string(errorCode)),
+                .init("error_description", .string(errorDescription)),
+            ]
+            if error.keepsPolling { members.append(.init("interval", .number(String(interval)))) }
+            body = JSONValue.object(members).serialized
         default:
             body = Self.body(code: errorCode, description: errorDescription)
         }

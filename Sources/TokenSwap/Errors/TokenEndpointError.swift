@@ -41,4 +41,13 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     /// take (failed, throttled, timed out); the client keeps its token and retries
     /// (RFC 7009 §2.2.1).
     case revocationUnavailable(retryAfterSeconds: Int)
+    /// 400 `invalid_scope`: a device request asked for a scope outside the provider's
+    /// `_DEVICE_SCOPES` allow-list (RFC 6749 §5.2); the provider was not called.
+    case invalidScope
+    /// 400 `invalid_grant`: the sealed device code does not open (tampered, for another
+    /// provider or client, or a sealed refresh token); the provider was not called.
+    case unopenableDeviceCode
+    /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
+    /// `interval` is the device code's current polling interval in seconds.
+    case devicePoll(DevicePollError, interval: Int)
 }

@@ -10,7 +10,10 @@ extension TokenService {
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
-            metrics: metrics)
+            metrics: metrics,
+            deviceLimit: ClientRateLimit(
+                perMinute: configuration.deviceRateLimitPerMinute,
+                trustedProxies: TrustedProxies(configuration.trustedProxies)))
     }
 
     /// Every token route of the configuration's providers.

@@ -4,8 +4,10 @@ extension TokenService {
     /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
     /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
     /// for the default provider, and the same under `/v1/<name>/` for every provider (the
-    /// default included). Paths of unconfigured names are absent, so they are 404; so is
-    /// `/introspect` for a provider with introspection style `none`.
+    /// default included), and `/v1[/<name>]/device/code|token` for providers with a device
+    /// endpoint. Paths of unconfigured names are absent, so they are 404; so are
+    /// `/introspect` for a provider with introspection style `none` and the device paths
+    /// of a provider without a device endpoint.
     ///
     /// `introspectionLimiter`, shared by every introspection route, limits each client's
     /// calls on top of the service-wide limit (RFC 7662 §4: token scanning).
@@ -29,6 +31,11 @@ extension TokenService {
             add(prefix + "/refresh", provider) { await $0.refresh($1, provider: $2) }
             add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
+            // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
+            if provider.device != nil {
+                add(prefix + "/device/code", provider) { await $0.deviceCode($1, provider: $2) }
+                add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
+            }
             if provider.lifecycle.introspects {
                 add(prefix + "/introspect", provider, limiter: introspectionLimiter) {
                     await $0.introspect($1, provider: $2)

@@ -1,8 +1,9 @@
+import HTTPClient
 import HTTPCore
 import Logging
 import Sealing
 
-/// The swap and refresh endpoints (CONTRACT §2) over an `UpstreamTransport`: decode the
+/// The swap, refresh and device endpoints (CONTRACT §2, §7) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
 /// failure is a `TokenEndpointError`, turned into a response in one place.
 public struct TokenService: Sendable {
@@ -12,38 +13,56 @@ public struct TokenService: Sendable {
     public let logger: Logger
     /// Upstream outcomes, sealing failures and opens by key id are counted here.
     public let metrics: ServiceMetrics
+    /// Local `slow_down` bookkeeping of device polls (RFC 8628 §3.5).
+    let pollSchedule: DevicePollSchedule
+    /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
+    public let deviceLimit: ClientRateLimit?
 
     public init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
-        logger: Logger, metrics: ServiceMetrics = ServiceMetrics()
+        logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
+        deviceLimit: ClientRateLimit? = nil
     ) {
         self.keyRing = keyRing
         self.transport = transport
         self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
         self.logger = logger
         self.metrics = metrics
+        self.deviceLimit = deviceLimit
+        self.pollSchedule = DevicePollSchedule()
     }
 
-    /// What a sealed token is bound to: a token sealed for one provider or client id does
-    /// not open for another (CONTRACT §4).
-    static func context(_ provider: Provider) -> SealingContext {
-        SealingContext(provider: provider.name, clientID: provider.clientID)
+    /// What a sealed value is bound to: a value sealed for one provider, client id or
+    /// kind does not open for another (CONTRACT §4, §7).
+    static func context(_ provider: Provider, kind: SealedKind = .refreshToken) -> SealingContext {
+        SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
     }
 
-    /// Sends `grant` to the provider and interprets the answer.
+    /// Sends `grant` to the provider's token endpoint and interprets the answer.
     func exchange(_ grant: TokenGrant, with provider: Provider) async throws(TokenEndpointError)
         -> ProviderTokenResponse
     {
+        try await call(provider, provider.tokenRequest(for: grant)) {
+            (answer) throws(TokenEndpointError) in
+            try provider.dialect.interpretToken(answer)
+        }
+    }
+
+    /// One call to one of the provider's endpoints: a failed exchange becomes CONTRACT
+    /// §2's row, the answer goes through `interpret`, and the outcome is counted.
+    func call<Answer>(
+        _ provider: Provider, _ request: HTTPClientRequest,
+        interpret: (HTTPResponse) throws(TokenEndpointError) -> Answer
+    ) async throws(TokenEndpointError) -> Answer {
         let answer: HTTPResponse
         do {
-            answer = try await transport.send(
-                provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds)
+            answer = try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds)
         } catch {
             metrics.upstream(provider: provider.name, UpstreamOutcome(error))
             throw TokenEndpointError(error)
         }
         do {
-            let interpreted = try ProviderTokenResponse.interpret(answer)
+            let interpreted = try interpret(answer)
             metrics.upstream(provider: provider.name, .ok)
             return interpreted
         } catch {
@@ -53,13 +72,16 @@ public struct TokenService: Sendable {
         }
     }
 
-    /// Seals a raw provider refresh token for the client.
-    func seal(_ rawToken: String, for provider: Provider) throws(TokenEndpointError) -> String {
+    /// Seals a raw provider value for the client: a refresh token unless `kind` says
+    /// otherwise.
+    func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
+        throws(TokenEndpointError) -> String
+    {
         do {
-            return try keyRing.seal(rawToken, context: Self.context(provider))
+            return try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
         } catch .plaintextTooLong {
             metrics.sealingFailed(.seal, reason: "too_long")
-            throw .upstreamError(reason: "provider refresh token too long to seal")
+            throw .upstreamError(reason: "provider value too long to seal")
         } catch {
             metrics.sealingFailed(.seal, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "sealing failed: \(error)")

@@ -23,13 +23,17 @@ public enum AuthorizationServerMetadata {
             provider.lifecycle.authorizeURL ?? (sandbox ? publicURL + "/sandbox/authorize" : nil)
         if let authorize { members.append(.init("authorization_endpoint", .string(authorize))) }
         members.append(.init("token_endpoint", .string(issuer + "/token")))
+        if provider.device != nil {
+            members.append(.init("device_authorization_endpoint", .string(issuer + "/device/code")))
+        }
         if provider.lifecycle.revokes {
             members.append(.init("revocation_endpoint", .string(issuer + "/revoke")))
         }
         if provider.lifecycle.introspects {
             members.append(.init("introspection_endpoint", .string(issuer + "/introspect")))
         }
-        let grants = [TokenGrant.authorizationCodeType, TokenGrant.refreshTokenType]
+        var grants = [TokenGrant.authorizationCodeType, TokenGrant.refreshTokenType]
+        if provider.device != nil { grants.append(ProviderDialect.deviceGrantType) }
         members += [
             .init("grant_types_supported", .array(grants.map { .string($0) })),
             .init("response_types_supported", .array([.string("code")])),

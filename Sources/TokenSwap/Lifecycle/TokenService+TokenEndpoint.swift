@@ -2,8 +2,9 @@ import HTTPCore
 
 extension TokenService {
     /// `POST /v1/<name>/token` (RFC 6749 §3.2, CONTRACT §8): one token endpoint for
-    /// standard client libraries. `grant_type` picks the swap or the refresh path, which
-    /// then answer exactly as `/v1/swap` and `/v1/refresh` do. Clients are public
+    /// standard client libraries. `grant_type` picks the swap, the refresh or (for providers
+    /// with a device endpoint) the device-token path, which then answer exactly as
+    /// `/v1/swap`, `/v1/refresh` and `/device/token` do. Clients are public
     /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
     /// provider's, else `401 invalid_client` (§5.2).
     public func token(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
@@ -28,6 +29,8 @@ extension TokenService {
         switch grantType {
         case TokenGrant.authorizationCodeType: return await swap(request, provider: provider)
         case TokenGrant.refreshTokenType: return await refresh(request, provider: provider)
+        case ProviderDialect.deviceGrantType where provider.device != nil:
+            return await deviceToken(request, provider: provider)
         default: return await refused(request, provider: provider, .unsupportedGrantType)
         }
     }

@@ -61,6 +61,17 @@ enum MetricName {
             "tokenswap_introspections_total",
             "Introspection requests, by provider and outcome (active, inactive, failed).")
     }
+    static var deviceCodes: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_device_codes_issued_total",
+            "Device codes handed out by /device/code (RFC 8628 §3.2), by provider.")
+    }
+    static var devicePolls: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_device_polls_total",
+            "Device polls answered, by provider and outcome (slow_down_local: answered without calling the provider)."
+        )
+    }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)

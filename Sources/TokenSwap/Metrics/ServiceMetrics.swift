@@ -22,6 +22,7 @@ public final class ServiceMetrics: Sendable {
     /// small) instead of a registry lookup with a fresh label array on every request.
     private let upstreamCounters = Mutex<[UpstreamKey: Counter]>([:])
     private let openCounters = Mutex<[String: Counter]>([:])
+    private let labelledCounters = Mutex<[String: Counter]>([:])
 
     private struct UpstreamKey: Hashable {
         let provider: String
@@ -61,6 +62,25 @@ public final class ServiceMetrics: Sendable {
             labels: [("provider", provider), ("outcome", outcome.rawValue)])
         upstreamCounters.withLock { $0[key] = counter }
         counter.increment()
+    }
+
+    func deviceCodeIssued(provider: String) {
+        counter(MetricName.deviceCodes, [("provider", provider)]).increment()
+    }
+
+    func devicePoll(provider: String, _ outcome: DevicePollOutcome) {
+        counter(MetricName.devicePolls, [("provider", provider), ("outcome", outcome.rawValue)])
+            .increment()
+    }
+
+    /// A counter by labels from the configuration and closed sets, resolved once and
+    /// kept, so a hot path (a locally answered poll) does no registry lookup.
+    private func counter(_ name: MetricNameDescriptor, _ labels: [(String, String)]) -> Counter {
+        let key = ([name.metricName] + labels.map { "\($0.0)=\($0.1)" }).joined(separator: ",")
+        if let counter = labelledCounters.withLock({ $0[key] }) { return counter }
+        let counter = registry.makeCounter(descriptor: name, labels: labels)
+        labelledCounters.withLock { $0[key] = counter }
+        return counter
     }
 
     func sealingFailed(_ operation: SealingOperation, reason: String) {

@@ -6,6 +6,13 @@ public enum IntrospectionStyle: String, Sendable, Hashable, CaseIterable {
     /// LinkedIn's `introspectToken`: `client_id`, `client_secret` and `token` in the form
     /// body; it answers RFC 7662's `active` plus `expires_at`.
     case linkedin
+    /// Google's `tokeninfo`: `access_token` in a form body; numbers come as strings.
+    case google
+    /// GitHub's "check a token": `POST /applications/<client_id>/token` with Basic auth
+    /// and the token in a JSON body; 404 for a dead one.
+    case github
+    /// L2P's `tokeninfo`: `client_id` and `access_token`; live when `state` is `valid`.
+    case l2p
     /// No introspection: `/introspect` is not served for the provider (404).
     case none
 }

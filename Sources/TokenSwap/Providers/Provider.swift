@@ -14,6 +14,11 @@ public struct Provider: Sendable, Hashable {
     public let redirectURI: String
     /// Extra redirect URIs a client may send, compared by exact string match.
     public let allowedRedirectURIs: [String]
+    /// How the provider speaks the device grant (`TOKENSWAP_<NAME>_DIALECT`).
+    public let dialect: ProviderDialect
+    /// The device authorization grant, when the provider has a device endpoint; nil
+    /// means `/v1/<name>/device/…` are not served for it.
+    public let device: DeviceAuthorization?
     /// Authorize, revocation and introspection endpoints (CONTRACT §8).
     public let lifecycle: ProviderLifecycle
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
@@ -24,6 +29,7 @@ public struct Provider: Sendable, Hashable {
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
+        dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil,
         lifecycle: ProviderLifecycle = .unsupported
     ) {
         self.name = name
@@ -34,6 +40,8 @@ public struct Provider: Sendable, Hashable {
         self.authMethod = authMethod
         self.redirectURI = redirectURI
         self.allowedRedirectURIs = allowedRedirectURIs
+        self.dialect = dialect
+        self.device = device
         self.lifecycle = lifecycle
         self.basicCredentials = Self.basicCredentials(
             clientID: clientID, clientSecret: clientSecret.revealed)

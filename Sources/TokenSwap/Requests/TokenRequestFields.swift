@@ -12,7 +12,7 @@ import HTTPCore
 public struct TokenRequestFields: Sendable, Equatable {
     /// The fields the handlers read; the only ones checked for duplicates and types.
     public static let knownNames: Set<String> = [
-        "code", "code_verifier", "redirect_uri", "refresh_token",
+        "code", "code_verifier", "redirect_uri", "refresh_token", "device_code", "scope",
     ]
     /// What `/token` reads besides (CONTRACT §8); only there, so the swap and refresh
     /// endpoints keep ignoring a `client_id` whatever its shape.

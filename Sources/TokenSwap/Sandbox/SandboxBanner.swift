@@ -21,6 +21,11 @@ public enum SandboxBanner {
             Failures on demand (as the swap code): sandbox-invalid, sandbox-expired, sandbox-429,
               sandbox-429-json, sandbox-500, sandbox-slow, sandbox-garbage; sandbox-refresh-<failure>
               plants that failure in the refresh token for the next refresh.
+            Device flow (RFC 8628):
+              curl -s \(baseURL)/v1/device/code -d scope=demo
+                 -> open verification_uri_complete in a browser, approve, then poll:
+              curl -s \(baseURL)/v1/device/token --data-urlencode device_code=SEALED_DEVICE_CODE
+            Device failures on demand (as the scope): sandbox-deny, sandbox-expire, sandbox-slow-down.
             \(line)
             """
     }

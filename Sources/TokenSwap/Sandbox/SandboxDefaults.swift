@@ -4,6 +4,9 @@ public enum SandboxDefaults {
     /// the in-process `SandboxProvider`, so this URL is never dialled (`.invalid` is
     /// reserved and never resolves, RFC 2606 §2, should it ever be).
     public static let tokenURL = "http://sandbox.invalid/sandbox/token"
+    /// Stands in for a provider's device authorization endpoint (RFC 8628 §3.1), never
+    /// dialled either: the sandbox answers requests to this path in process.
+    public static let deviceAuthorizationURL = "http://sandbox.invalid/sandbox/device/code"
 
     /// A fresh client secret per process, so no sandbox secret is ever shared or published.
     public static func randomSecret() -> String {
@@ -19,4 +22,6 @@ extension SandboxDefaults {
     /// like `tokenURL`, never dialled (the sandbox answers in process by path).
     public static let revocationURL = "http://sandbox.invalid/sandbox/revoke"
     public static let introspectionURL = "http://sandbox.invalid/sandbox/introspect"
+    /// L2P's access-token check, for providers in the L2P dialect.
+    public static let tokenInfoURL = "http://sandbox.invalid/sandbox/tokeninfo"
 }

@@ -9,6 +9,11 @@ public struct SandboxLimits: Sendable {
     public var maxRefreshTokens: Int = 10_000
     /// Issued access tokens remembered for introspection and revocation.
     public var maxAccessTokens: Int = 10_000
+    /// How long a device code and its user code live (RFC 8628 §3.2 `expires_in`).
+    public var deviceCodeLifetimeSeconds: Int = 600
+    /// The polling `interval` the sandbox asks for: 1 s rather than RFC 8628's default 5,
+    /// so a walk-through takes seconds; tokenswap still enforces it (local slow_down).
+    public var deviceIntervalSeconds: Int = 1
     /// How long `sandbox-slow` waits when called over HTTP (`POST /sandbox/token`);
     /// in process it waits for the caller's upstream deadline instead.
     public var slowAnswerSeconds: Double = 15

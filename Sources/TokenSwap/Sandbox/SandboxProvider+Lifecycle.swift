@@ -81,7 +81,7 @@ extension SandboxProvider {
 
     /// A transient magic failure (429, 500, slow, garbage) for `token`; nil for the rest,
     /// the "invalid" ones included: these endpoints answer an invalid token normally.
-    private func magicFailure(_ token: String) -> TokenAnswer? {
+    func magicFailure(_ token: String) -> TokenAnswer? {
         guard let magic = SandboxMagicValue(rawValue: token), magic != .invalid,
             magic != .expired
         else { return nil }

@@ -15,7 +15,7 @@ extension SandboxProvider {
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
         let (fields, client): ([String: String], Client)
         switch clientRequest(headers: headers, body: body) {
-        case .accepted(let acceptedFields, let authenticated): (fields, client) = (acceptedFields, authenticated)
+        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
         case .refused(let response): return .now(response)
         }
         switch fields["grant_type"] {
@@ -23,12 +23,96 @@ extension SandboxProvider {
             return exchangeCode(fields, client: client)
         case "refresh_token":
             return refresh(fields, client: client)
+        case ProviderDialect.deviceGrantType, "device":
+            return .now(pollDevice(fields, client: client))
+        case "invalidate" where client.dialect == .l2p:
+            return answerInvalidation(fields, client: client)
         case nil:
             return .now(Self.oauthError(.badRequest, "invalid_request", "grant_type is missing"))
         default:
             return .now(
                 Self.oauthError(.badRequest, "unsupported_grant_type", "unsupported grant_type"))
         }
+    }
+
+    enum Authentication {
+        case success(Client)
+        case failure(HTTPResponse)
+    }
+
+    /// Which of the client's endpoints a request is for: each has its own client
+    /// authentication (`_AUTH`, `_DEVICE_CLIENT_AUTH`).
+    enum Endpoint {
+        case token
+        case deviceAuthorization
+    }
+
+    /// A request body refused before anything else is looked at.
+    struct FormRefusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// The form body of a provider request, each field at most once (RFC 6749 §3.2).
+    static func formFields(headers: HTTPHeaders, body: [UInt8]) -> Result<
+        [String: String], FormRefusal
+    > {
+        guard
+            headers["Content-Type"].map(TokenRequestFields.mediaType)
+                == "application/x-www-form-urlencoded"
+        else {
+            return .failure(
+                FormRefusal(
+                    response: oauthError(.badRequest, "invalid_request", "expected a form body")))
+        }
+        var fields: [String: String] = [:]
+        do {
+            for (name, value) in try FormURLEncoding.decode(body) {
+                guard fields.updateValue(value, forKey: name) == nil else {
+                    return .failure(
+                        FormRefusal(
+                            response: oauthError(
+                                .badRequest, "invalid_request", "\(name) appears more than once")))
+                }
+            }
+        } catch {
+            return .failure(
+                FormRefusal(
+                    response: oauthError(.badRequest, "invalid_request", "malformed form body")))
+        }
+        return .success(fields)
+    }
+
+    /// RFC 6749 §2.3.1: Basic (id and secret form-encoded, then base64) or body
+    /// credentials, never both (§2.3); a public client (§2.1, `none`) names itself by
+    /// `client_id` alone. Secrets compare in constant time.
+    func authenticate(headers: HTTPHeaders, fields: [String: String], endpoint: Endpoint)
+        -> Authentication
+    {
+        let invalidClient = Self.oauthError(
+            .unauthorized, "invalid_client", "client authentication failed",
+            extraHeaders: [("WWW-Authenticate", #"Basic realm="sandbox""#)])
+        var credentials: (id: String, secret: String)?
+        if let authorization = headers["Authorization"] {
+            guard fields["client_secret"] == nil,
+                let basic = BasicCredentials(authorization: authorization)
+            else { return .failure(invalidClient) }
+            credentials = (basic.clientID, basic.secret)
+        } else if let id = fields["client_id"], let secret = fields["client_secret"] {
+            credentials = (id, secret)
+        } else if let id = fields["client_id"], let client = client(id),
+            client.authMethod(for: endpoint) == ClientAuthMethod.none
+        {
+            return .success(client)
+        }
+        guard let credentials, let client = client(credentials.id),
+            Self.constantTimeEqual(Array(credentials.secret.utf8), client.secret)
+        else { return .failure(invalidClient) }
+        return .success(client)
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private func exchangeCode(_ fields: [String: String], client: Client) -> TokenAnswer {
@@ -100,7 +184,12 @@ extension SandboxProvider {
         guard let token = fields["refresh_token"], !token.isEmpty else {
             return .now(Self.oauthError(.badRequest, "invalid_request", "refresh_token is missing"))
         }
-        if let magic = SandboxMagicValue(rawValue: token) { return failure(magic) }
+        if let magic = SandboxMagicValue(rawValue: token) {
+            if client.dialect == .l2p, let refusal = Self.l2pRefreshRefusal(magic) {
+                return .now(refusal)
+            }
+            return failure(magic)
+        }
         let now = ContinuousClock.now
         return .now(
             state.withLock { state -> HTTPResponse in
@@ -108,10 +197,14 @@ extension SandboxProvider {
                 switch state.refreshTokens.lookup(token, now: now) {
                 case .live(let live): grant = live
                 case .expired:
-                    return Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
+                    return client.dialect == .l2p
+                        ? Self.l2pStatus("authorization invalid.")
+                        : Self.oauthError(.badRequest, "invalid_grant", "refresh token expired")
                 case .absent:
-                    return Self.oauthError(
-                        .badRequest, "invalid_grant", "refresh token is invalid or revoked")
+                    return client.dialect == .l2p
+                        ? Self.l2pStatus("error: refresh token invalid.")
+                        : Self.oauthError(
+                            .badRequest, "invalid_grant", "refresh token is invalid or revoked")
                 }
                 guard grant.clientID == client.clientID else {
                     return Self.oauthError(
@@ -127,6 +220,24 @@ extension SandboxProvider {
                     &state, client: client, refreshToken: rotated, scope: grant.scope,
                     family: grant.family)
             })
+    }
+
+    /// L2P's HTTP 200 refusals of a refresh (CONTRACT §7): `authorization invalid.` when
+    /// the refresh token aged out (six months), `error: refresh token invalid.` otherwise.
+    static func l2pRefreshRefusal(_ magic: SandboxMagicValue) -> HTTPResponse? {
+        switch magic {
+        case .expired: l2pStatus("authorization invalid.")
+        case .invalid: l2pStatus("error: refresh token invalid.")
+        default: nil
+        }
+    }
+
+    /// An L2P answer: HTTP 200 and a `status` string, the way oauth2waitress reports
+    /// everything.
+    static func l2pStatus(_ status: String, _ members: [JSONValue.Member] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: .ok, headers: TokenResponseHeaders.base,
+            body: JSONValue.object(members + [.init("status", .string(status))]).serialized)
     }
 
     func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
@@ -155,9 +266,9 @@ extension SandboxProvider {
         }
     }
 
-    /// A token response with a fresh access token, remembered under `family` (a new one
-    /// when nil) so introspection and revocation know it.
-    private func tokenResponse(
+    /// A token response in the client's dialect with a fresh access token, remembered
+    /// under `family` (a new one when nil) so introspection and revocation know it.
+    func tokenResponse(
         _ state: inout State, client: Client, refreshToken: String?, scope: String,
         family: UInt64? = nil, expiresInAsString: Bool = false
     ) -> HTTPResponse {
@@ -187,6 +298,7 @@ extension SandboxProvider {
                     : .number(String(limits.accessTokenLifetimeSeconds))),
         ]
         if let refreshToken { members.append(.init("refresh_token", .string(refreshToken))) }
+        if client.dialect == .l2p { members.append(.init("status", .string("ok"))) }
         return HTTPResponse(
             status: .ok, headers: TokenResponseHeaders.base,
             body: JSONValue.object(members).serialized)

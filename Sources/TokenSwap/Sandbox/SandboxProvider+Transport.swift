@@ -7,6 +7,9 @@ extension SandboxProvider: UpstreamTransport {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
+        if isDeviceAuthorization(target: request.target) {
+            return answerDeviceAuthorization(headers: request.headers, body: request.body)
+        }
         switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):
             return response
@@ -17,14 +20,15 @@ extension SandboxProvider: UpstreamTransport {
     }
 
     /// Which endpoint a request is for, by the last segment of its path: every provider's
-    /// URLs point at the sandbox, whatever their host (`…/revoke`, `…/introspect`, and the
-    /// token endpoint for everything else).
+    /// URLs point at the sandbox, whatever their host (`…/revoke`, `…/introspect`, L2P's
+    /// `…/tokeninfo`, and the token endpoint for everything else).
     func answer(target: String, headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
         let path = target.split(separator: "?", maxSplits: 1).first ?? ""
         if path.hasSuffix("/revoke") { return answerRevocation(headers: headers, body: body) }
         if path.hasSuffix("/introspect") {
             return answerIntrospection(headers: headers, body: body)
         }
+        if path.hasSuffix("/tokeninfo") { return answerTokenInfo(headers: headers, body: body) }
         return answerToken(headers: headers, body: body)
     }
 
@@ -41,14 +45,32 @@ extension SandboxProvider: UpstreamTransport {
         }
     }
 
-    /// `GET /sandbox/authorize` and `POST /sandbox/token|revoke|introspect`, as data for
-    /// the Router.
+    /// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
+    /// `POST /sandbox/device/code` and the verification page `GET|POST /sandbox/device`,
+    /// as data for the Router.
     public var routes: [TokenRoute] {
-        [TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
-            authorize(request)
-        }]
-            + ["/sandbox/token", "/sandbox/revoke", "/sandbox/introspect"].map { path in
-                TokenRoute(method: .post, path: path) { [self] request in await token(request) }
-            }
+        [
+            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
+                authorize(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
+                await token(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/revoke") { [self] request in
+                await token(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/introspect") { [self] request in
+                await token(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/device/code") { [self] request in
+                answerDeviceAuthorization(headers: request.headers, body: request.body)
+            },
+            TokenRoute(method: .get, path: "/sandbox/device") { [self] request in
+                verificationPage(request)
+            },
+            TokenRoute(method: .post, path: "/sandbox/device") { [self] request in
+                verificationDecision(request)
+            },
+        ]
     }
 }

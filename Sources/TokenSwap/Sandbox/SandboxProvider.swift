@@ -9,9 +9,13 @@ import Synchronization
 /// issued, §4.1.2), revocation (RFC 7009) and introspection (RFC 7662). Failures on
 /// demand: see `SandboxMagicValue`.
 ///
+/// It also plays the device authorization grant (RFC 8628) in each provider's dialect,
+/// with a verification page for the user (`SandboxProvider+Device.swift`).
+///
 /// It serves as the `UpstreamTransport` of every provider at once (the token URL is not
 /// dialled; the request's path picks the endpoint), and over HTTP at
-/// `GET /sandbox/authorize` and `POST /sandbox/token|revoke|introspect`.
+/// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
+/// `POST /sandbox/device/code` and `GET|POST /sandbox/device`.
 /// State is bounded by `SandboxLimits` and lives only as long as the process.
 public final class SandboxProvider: Sendable {
     /// A client the sandbox accepts: a configured provider's id and secret.
@@ -20,6 +24,20 @@ public final class SandboxProvider: Sendable {
         let secret: [UInt8]
         let redirectURIs: [String]
         let defaultRedirectURI: String
+        let dialect: ProviderDialect
+        let tokenAuth: ClientAuthMethod
+        /// nil: the provider has no device endpoint.
+        let deviceAuth: ClientAuthMethod?
+        /// The path of the provider's device authorization URL: requests to it are
+        /// device requests, whatever host the URL names (it is never dialled).
+        let deviceTarget: String?
+
+        func authMethod(for endpoint: Endpoint) -> ClientAuthMethod? {
+            switch endpoint {
+            case .token: tokenAuth
+            case .deviceAuthorization: deviceAuth
+            }
+        }
     }
 
     struct CodeGrant: Sendable {
@@ -53,6 +71,9 @@ public final class SandboxProvider: Sendable {
         var refreshTokens: ExpiringGrantStore<RefreshGrant>
         var accessTokens: ExpiringGrantStore<AccessGrant>
         var nextFamily: UInt64 = 0
+        /// Device codes (RFC 8628 §3.2) and the user codes that point at them.
+        var deviceGrants: ExpiringGrantStore<DeviceGrant>
+        var userCodes: ExpiringGrantStore<String>
 
         /// Ends a grant: every refresh and access token issued from it (RFC 7009 §2.1,
         /// RFC 6749 §4.1.2 for a reused code).
@@ -66,6 +87,9 @@ public final class SandboxProvider: Sendable {
     let clients: [Client]
     let defaultClientID: String
     let state: Mutex<State>
+    /// Where the verification page is served (`http://host:port`), set once the service
+    /// listens; device answers point the user there.
+    let baseURL = Mutex<String>("http://localhost:8080")
 
     /// - Parameters:
     ///   - providers: the configured providers; their ids and secrets are the clients.
@@ -78,14 +102,22 @@ public final class SandboxProvider: Sendable {
             Client(
                 clientID: $0.clientID, secret: Array($0.clientSecret.revealed.utf8),
                 redirectURIs: [$0.redirectURI] + $0.allowedRedirectURIs,
-                defaultRedirectURI: $0.redirectURI)
+                defaultRedirectURI: $0.redirectURI, dialect: $0.dialect, tokenAuth: $0.authMethod,
+                deviceAuth: $0.device?.clientAuth, deviceTarget: $0.device?.url.target)
         }
         self.defaultClientID = defaultProvider.clientID
         self.state = Mutex(
             State(
                 codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
                 refreshTokens: ExpiringGrantStore(capacity: limits.maxRefreshTokens),
-                accessTokens: ExpiringGrantStore(capacity: limits.maxAccessTokens)))
+                accessTokens: ExpiringGrantStore(capacity: limits.maxAccessTokens),
+                deviceGrants: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
+                userCodes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes)))
+    }
+
+    /// Tells the sandbox where it is served, for the verification URIs it hands out.
+    public func serve(at baseURL: String) {
+        self.baseURL.withLock { $0 = baseURL }
     }
 
     func client(_ clientID: String) -> Client? {

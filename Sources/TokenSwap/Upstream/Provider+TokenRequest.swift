@@ -21,28 +21,32 @@ extension Provider {
         case .refreshToken(let token):
             fields.append(("refresh_token", token))
         }
-        return formRequest(to: tokenURL, fields, authenticated: true)
+        return formRequest(to: tokenURL, fields, authentication: authMethod)
     }
 
-    /// A form `POST` to one of this provider's endpoints; with `authenticated`, client
-    /// authentication per `authMethod` (RFC 6749 §2.3.1): the secret goes in the
-    /// `Authorization` header or the body, never in the URL.
+    /// A form `POST` to `url` (one of this provider's endpoints) authenticated by `method`
+    /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1; nil:
+    /// nothing about the client at all, for endpoints that take the token alone).
+    /// `Accept: application/json` because GitHub answers form-encoded without it.
     func formRequest(
-        to url: UpstreamURL, _ fields: [(name: String, value: String)], authenticated: Bool
+        to url: UpstreamURL, _ fields: [(name: String, value: String)],
+        authentication method: ClientAuthMethod?
     ) -> HTTPClientRequest {
         var fields = fields
         var headers = HTTPHeaders([
             ("Content-Type", "application/x-www-form-urlencoded"),
             ("Accept", "application/json"),
         ])
-        if authenticated {
-            switch authMethod {
-            case .clientSecretBasic:
-                headers.add(name: "Authorization", value: basicCredentials)
-            case .clientSecretPost:
-                fields.append(("client_id", clientID))
-                fields.append(("client_secret", clientSecret.revealed))
-            }
+        switch method {
+        case .clientSecretBasic?:
+            headers.add(name: "Authorization", value: basicCredentials)
+        case .clientSecretPost?:
+            fields.append(("client_id", clientID))
+            fields.append(("client_secret", clientSecret.revealed))
+        case .none?:
+            fields.append(("client_id", clientID))
+        case nil:
+            break
         }
         return HTTPClientRequest(
             method: .post, origin: url.origin, target: url.target, headers: headers,

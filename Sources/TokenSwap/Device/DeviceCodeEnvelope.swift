@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a sealed device code holds (CONTRACT §7): the provider's device code, when it
+/// expires (Unix seconds, so any copy of the service can tell without shared state),
+/// and the polling interval the provider asked for. Sealed with `SealedKind.deviceCode`,
+/// so it never opens as a refresh token. Holds a live device code: no textual form shows
+/// it.
+struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
+    let deviceCode: String
+    let expiresAt: Int
+    let intervalSeconds: Int
+
+    var description: String {
+        "DeviceCodeEnvelope(expiresAt: \(expiresAt), interval: \(intervalSeconds), code: <redacted>)"
+    }
+
+    /// The plaintext: a JSON object, so fields can be added without a format version.
+    var plaintext: String {
+        String(
+            decoding: JSONValue.object([
+                .init("d", .string(deviceCode)), .init("e", .number(String(expiresAt))),
+                .init("i", .number(String(intervalSeconds))),
+            ]).serialized, as: UTF8.self)
+    }
+
+    /// nil when the opened bytes are not an envelope this service wrote (a key ring
+    /// shared with a future format, say); the caller treats that like a bad seal.
+    init?(plaintext: [UInt8]) {
+        guard let parsed = try? JSONParser.parse(plaintext),
+            case .string(let code)? = parsed["d"], !code.isEmpty,
+            case .number(let expiry)? = parsed["e"], let expiresAt = Int(expiry),
+            case .number(let interval)? = parsed["i"], let intervalSeconds = Int(interval)
+        else { return nil }
+        self.init(deviceCode: code, expiresAt: expiresAt, intervalSeconds: intervalSeconds)
+    }
+
+    init(deviceCode: String, expiresAt: Int, intervalSeconds: Int) {
+        self.deviceCode = deviceCode
+        self.expiresAt = expiresAt
+        self.intervalSeconds = intervalSeconds
+    }
+
+    /// Wall-clock seconds: the expiry must mean the same on every copy of the service.
+    static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int(time.tv_sec)
+    }
+}

@@ -1,0 +1,31 @@
+import HTTPCore
+
+/// A `RateLimiter` keyed by the client address a request comes from (the TCP peer, or
+/// `X-Forwarded-For` from a trusted proxy), for limits one endpoint adds on top of
+/// `TOKENSWAP_RATE_LIMIT`: `/device/code`'s `TOKENSWAP_DEVICE_RATE_LIMIT` (RFC 8628 §5.4).
+public struct ClientRateLimit: Sendable {
+    public let limiter: RateLimiter
+    public let trustedProxies: TrustedProxies
+
+    public init(limiter: RateLimiter, trustedProxies: TrustedProxies) {
+        self.limiter = limiter
+        self.trustedProxies = trustedProxies
+    }
+
+    /// `perMinute` requests a minute, all of them allowed at once (the burst); nil when 0
+    /// (off).
+    public init?(perMinute: Double, trustedProxies: TrustedProxies) {
+        guard perMinute > 0 else { return nil }
+        self.init(
+            limiter: RateLimiter(
+                ratePerSecond: perMinute / 60, burst: max(1, Int(perMinute.rounded(.up)))),
+            trustedProxies: trustedProxies)
+    }
+
+    func take(for request: HTTPRequest) -> RateDecision {
+        limiter.take(
+            for: trustedProxies.clientAddress(
+                peer: request.remoteAddress,
+                forwardedFor: request.headers.values("X-Forwarded-For")))
+    }
+}
