@@ -117,4 +117,42 @@ import Testing
                 == "http://127.0.0.1:9/sandbox/authorize")
         #expect(try await server.stop() == 0)
     }
+
+    /// The L2P dialect: revocation is L2P's `invalidate` grant and introspection its
+    /// `tokeninfo`, played by the sandbox; the app sees the same RFC answers.
+    @Test func theL2PDialectInTheSandbox() async throws {
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"], environment: ["TOKENSWAP_PROVIDERS": "l2p"])
+        let port = server.port
+        let authorize = try await Exchange.request(
+            "GET",
+            "/sandbox/authorize?client_id=sandbox-l2p&redirect_uri=\(Exchange.encode(SandboxFlowTests.redirect))",
+            port: port)
+        let location = try #require(authorize.header("Location"))
+        let code = try #require(
+            URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
+        let swap = try await Exchange.form(
+            "/v1/l2p/token", port: port, [("grant_type", "authorization_code"), ("code", code)])
+        #expect(swap.status == 200, "\(swap)")
+        let access = try #require(swap.string("access_token"))
+        let sealed = try #require(swap.string("refresh_token"))
+
+        let active = try await Self.introspect(port, access)
+        #expect(active.json?["active"] as? Bool == true)
+        #expect(active.string("scope") == "sandbox")
+        #expect((active.json?["exp"] as? Int ?? 0) > Int(Date().timeIntervalSince1970))
+        // L2P invalidates refresh tokens only.
+        let accessRevoke = try await Exchange.form("/v1/revoke", port: port, [("token", access)])
+        #expect(accessRevoke.header("Tokenswap-Revocation") == "unsupported")
+        let revoke = try await Exchange.form("/v1/l2p/revoke", port: port, [("token", sealed)])
+        #expect(revoke.status == 200)
+        #expect(revoke.header("Tokenswap-Revocation") == "forwarded")
+        #expect(try await Self.introspect(port, access).body == #"{"active":false}"#)
+        let refused = try await Exchange.form(
+            "/v1/refresh", port: port, [("refresh_token", sealed)])
+        #expect(refused.status == 400)
+        #expect(refused.error == "invalid_grant")
+        #expect(try await server.stop() == 0)
+        expectNoSecrets(in: [server.output], [code, access, sealed])
+    }
 }
