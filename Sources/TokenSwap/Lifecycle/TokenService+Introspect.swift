@@ -13,9 +13,7 @@ extension TokenService {
     public func introspect(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
         await answer(request, provider: provider, grant: "introspect") {
             () async throws(TokenEndpointError) in
-            let fields = try TokenRequestFields.decode(
-                request, reading: TokenRequestFields.lifecycleNames)
-            guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+            let token = try Self.lifecycleToken(in: request)
             let result: IntrospectionResult
             do throws(TokenEndpointError) {
                 result = try await introspection(

@@ -12,9 +12,7 @@ extension TokenService {
     public func revoke(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
         await answer(request, provider: provider, grant: "revoke") {
             () async throws(TokenEndpointError) in
-            let fields = try TokenRequestFields.decode(
-                request, reading: TokenRequestFields.lifecycleNames)
-            guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+            let token = try Self.lifecycleToken(in: request)
             let outcome: RevocationOutcome
             if !provider.lifecycle.revokes {
                 outcome = .unsupported
@@ -41,6 +39,14 @@ extension TokenService {
             case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
             }
         }
+    }
+
+    /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).
+    static func lifecycleToken(in request: HTTPRequest) throws(TokenEndpointError) -> String {
+        let fields = try TokenRequestFields.decode(
+            request, reading: TokenRequestFields.lifecycleNames)
+        guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+        return token
     }
 
     /// RFC 7009 §2.2: `200` with an empty JSON object.

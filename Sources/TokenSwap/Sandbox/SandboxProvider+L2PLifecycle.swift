@@ -28,16 +28,11 @@ extension SandboxProvider {
     /// the seconds left as `expires_in` for a live access token of the calling client,
     /// `state: "invalid"` otherwise.
     func answerTokenInfo(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        let fields: [String: String]
-        let client: Client
-        switch clientRequest(headers: headers, body: body) {
-        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
-        case .refused(let response): return .now(response)
+        let (token, client): (String, Client)
+        switch tokenQuery(headers: headers, body: body, field: "access_token") {
+        case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
+        case .answered(let answer): return answer
         }
-        guard let token = fields["access_token"], !token.isEmpty else {
-            return .now(Self.l2pStatus("error: access token missing."))
-        }
-        if let failure = magicFailure(token) { return failure }
         let now = ContinuousClock.now
         let grant: AccessGrant? = state.withLock { state in
             guard case .live(let grant) = state.accessTokens.lookup(token, now: now),

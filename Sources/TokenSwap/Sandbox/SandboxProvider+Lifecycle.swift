@@ -11,16 +11,11 @@ extension SandboxProvider {
     /// (§2.2). The magic failure values (see `SandboxMagicValue`) fail as they do on
     /// the token endpoint, so a client can try its retry path.
     func answerRevocation(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        let fields: [String: String]
-        let client: Client
-        switch clientRequest(headers: headers, body: body) {
-        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
-        case .refused(let response): return .now(response)
+        let (token, client): (String, Client)
+        switch tokenQuery(headers: headers, body: body, field: "token") {
+        case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
+        case .answered(let answer): return answer
         }
-        guard let token = fields["token"], !token.isEmpty else {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "token is missing"))
-        }
-        if let failure = magicFailure(token) { return failure }
         let now = ContinuousClock.now
         state.withLock { state in
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
@@ -40,16 +35,11 @@ extension SandboxProvider {
     /// calling client are `active` with `scope`, `client_id`, `token_type`, `exp`, `iat`;
     /// anything else is `{"active":false}` and nothing more (§2.2).
     func answerIntrospection(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        let fields: [String: String]
-        let client: Client
-        switch clientRequest(headers: headers, body: body) {
-        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
-        case .refused(let response): return .now(response)
+        let (token, client): (String, Client)
+        switch tokenQuery(headers: headers, body: body, field: "token") {
+        case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
+        case .answered(let answer): return answer
         }
-        guard let token = fields["token"], !token.isEmpty else {
-            return .now(Self.oauthError(.badRequest, "invalid_request", "token is missing"))
-        }
-        if let failure = magicFailure(token) { return failure }
         let now = ContinuousClock.now
         let members: [JSONValue.Member]? = state.withLock { state in
             if case .live(let grant) = state.accessTokens.lookup(token, now: now),
@@ -77,6 +67,29 @@ extension SandboxProvider {
         let body = JSONValue.object(members ?? [.init("active", .bool(false))])
         return .now(
             HTTPResponse(status: .ok, headers: TokenResponseHeaders.base, body: body.serialized))
+    }
+
+    /// What a revocation or introspection request asks about, from the authenticated
+    /// client, or the answer that ends it here: the client refused, the token missing, or a
+    /// magic failure value.
+    enum TokenQuery {
+        case asked(String, Client)
+        case answered(TokenAnswer)
+    }
+
+    func tokenQuery(headers: HTTPHeaders, body: [UInt8], field: String) -> TokenQuery {
+        let fields: [String: String]
+        let client: Client
+        switch clientRequest(headers: headers, body: body) {
+        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
+        case .refused(let response): return .answered(.now(response))
+        }
+        guard let token = fields[field], !token.isEmpty else {
+            return .answered(
+                .now(Self.oauthError(.badRequest, "invalid_request", "\(field) is missing")))
+        }
+        if let failure = magicFailure(token) { return .answered(failure) }
+        return .asked(token, client)
     }
 
     /// A transient magic failure (429, 500, slow, garbage) for `token`; nil for the rest,

@@ -169,14 +169,7 @@ extension SandboxProvider {
                 state.nextFamily += 1
                 let family = state.nextFamily
                 state.codes.update(code) { $0.issuedFamily = family }
-                let refreshToken = Self.randomValue(prefix: "sbr-")
-                state.refreshTokens.insert(
-                    RefreshGrant(clientID: client.clientID, scope: grant.scope, family: family),
-                    for: refreshToken,
-                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(
-                    &state, client: client, refreshToken: refreshToken, scope: grant.scope,
-                    family: family)
+                return issueTokens(&state, client: client, scope: grant.scope, family: family)
             })
     }
 
@@ -264,6 +257,21 @@ extension SandboxProvider {
                 Self.plain(
                     .ok, "<html>sandbox: not a token response</html>", contentType: "text/html"))
         }
+    }
+
+    /// A new grant's first answer: a refresh token for `family`, stored, and the token
+    /// response that carries it.
+    func issueTokens(_ state: inout State, client: Client, scope: String, family: UInt64)
+        -> HTTPResponse
+    {
+        let now = ContinuousClock.now
+        let refreshToken = Self.randomValue(prefix: "sbr-")
+        state.refreshTokens.insert(
+            RefreshGrant(clientID: client.clientID, scope: scope, family: family),
+            for: refreshToken,
+            expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+        return tokenResponse(
+            &state, client: client, refreshToken: refreshToken, scope: scope, family: family)
     }
 
     /// A token response in the client's dialect with a fresh access token, remembered
