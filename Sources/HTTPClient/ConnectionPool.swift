@@ -1,7 +1,7 @@
 import Synchronization
 import Transport
 
-/// The keep-alive connections of one origin: at most `maxConnections` open (idle, busy
+/// The keep-alive connections of one origin on one event loop: at most `maxConnections` open (idle, busy
 /// or being opened); requests beyond that wait in a bounded FIFO queue. Idle connections
 /// are reused most-recent first (warm TCP window, fresh in the server's idle timer);
 /// connections that close are forgotten through `retire`.
@@ -49,10 +49,9 @@ final class ConnectionPool: Sendable {
     }
 
     /// A connection or a slot, waiting at most `timeoutSeconds` (the expiry timer runs on
-    /// `timerLoop`; nothing blocks while waiting). An idle connection on `preferredLoop`
-    /// (the loop the caller runs on, if any) is taken first: the exchange then needs no
-    /// thread hop.
-    func acquire(timeoutSeconds: Double, timerLoop: EventLoop, preferredLoop: EventLoop?) async
+    /// `timerLoop`; nothing blocks while waiting). The most recently used idle connection
+    /// is taken first.
+    func acquire(timeoutSeconds: Double, timerLoop: EventLoop) async
         -> Result<Lease, HTTPClientError>
     {
         await withCheckedContinuation { continuation in
@@ -61,12 +60,8 @@ final class ConnectionPool: Sendable {
                     continuation.resume(returning: .failure(.shutdown))
                     return
                 }
-                if !state.idle.isEmpty {
-                    let index =
-                        preferredLoop.flatMap { loop in
-                            state.idle.lastIndex { $0.loop === loop }
-                        } ?? state.idle.count - 1
-                    continuation.resume(returning: .success(.reuse(state.idle.remove(at: index))))
+                if let idle = state.idle.popLast() {
+                    continuation.resume(returning: .success(.reuse(idle)))
                     return
                 }
                 if state.slotsInUse < maxConnections {

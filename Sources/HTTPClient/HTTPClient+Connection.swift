@@ -62,20 +62,21 @@ extension HTTPClient {
         return try result.get()
     }
 
-    /// One exchange on `connection`'s loop, awaited without blocking a thread. (When the
-    /// caller's task runs on that loop, the hop is a push onto the queue the thread is
-    /// already draining, and the resumption comes back to the same thread.)
+    /// One exchange on `connection`'s loop, awaited without blocking a thread. A caller
+    /// already running on that loop (`callerOnLoop`) starts it in place; its resumption
+    /// is queued on the same loop, so request and response stay on one thread.
     func exchange(
         on connection: UpstreamConnection, _ wire: [UInt8], method: HTTPMethod,
-        deadline: ContinuousClock.Instant
+        deadline: ContinuousClock.Instant, callerOnLoop: Bool
     ) async -> Result<UpstreamConnection.Answer, ExchangeFailure> {
         let timeout = Self.seconds(until: deadline)
         return await withCheckedContinuation { continuation in
-            connection.loop.execute {
+            let start: @Sendable () -> Void = {
                 connection.exchange(wire, method: method, timeoutSeconds: timeout) {
                     continuation.resume(returning: $0)
                 }
             }
+            if callerOnLoop { start() } else { connection.loop.execute(start) }
         }
     }
 }

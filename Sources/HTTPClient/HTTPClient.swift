@@ -15,7 +15,9 @@ public final class HTTPClient: Sendable {
     let tlsContext: TLSContext
     let resolver: NameResolver
     let limits: HTTPLimits
-    private let pools = Mutex<[Origin: ConnectionPool]>([:])
+    /// One pool per origin and event loop: a connection is used only on the loop that
+    /// owns it, by callers running on that loop.
+    private let pools = Mutex<[PoolKey: ConnectionPool]>([:])
     private let isShutDown = Atomic<Bool>(false)
 
     /// - Parameters:
@@ -60,7 +62,12 @@ public final class HTTPClient: Sendable {
     {
         guard !isShutDown.load(ordering: .relaxed) else { throw .shutdown }
         let wire = try Self.encode(request)
-        let pool = pool(for: request.origin)
+        // A caller on one of the loops (a server handler) uses that loop's pool: the
+        // exchange then runs on the caller's own thread with no hop. Any other caller
+        // goes to the origin's home loop.
+        let callerLoop = currentLoop()
+        let loop = callerLoop ?? homeLoop(for: request.origin)
+        let pool = pool(for: request.origin, on: loop)
         // Each retry needs a request that provably never left; the bound stops a pool of
         // stale connections from looping longer than it has connections.
         var attemptsLeft = configuration.maxConnectionsPerOrigin + 1
@@ -69,24 +76,21 @@ public final class HTTPClient: Sendable {
             let remaining = Self.seconds(until: deadline)
             guard remaining > 0 else { throw .timeout(.exchange) }
             let connection: UpstreamConnection
-            let callerLoop = currentLoop()
-            switch await pool.acquire(
-                timeoutSeconds: remaining, timerLoop: callerLoop ?? group.next(),
-                preferredLoop: callerLoop)
-            {
+            switch await pool.acquire(timeoutSeconds: remaining, timerLoop: loop) {
             case .failure(let error): throw error
             case .success(.reuse(let pooled)): connection = pooled
             case .success(.open):
                 do {
-                    connection = try await open(
-                        pool, on: callerLoop ?? group.next(), deadline: deadline)
+                    connection = try await open(pool, on: loop, deadline: deadline)
                 } catch {
                     pool.openFailed()
                     throw error
                 }
             }
-            switch await exchange(on: connection, wire, method: request.method, deadline: deadline)
-            {
+            let answer = await exchange(
+                on: connection, wire, method: request.method, deadline: deadline,
+                callerOnLoop: callerLoop === loop)
+            switch answer {
             case .success(let answer):
                 if let session = answer.session { pool.session = session }
                 if answer.reusable { pool.release(connection) }
@@ -109,8 +113,8 @@ public final class HTTPClient: Sendable {
         for pool in all { pool.shutdown() }
     }
 
-    /// The loop of this group the current task runs on (a task started with
-    /// `executorPreference: loop`), if any.
+    /// The loop of this group the current task prefers as its executor (a task started
+    /// with `executorPreference: loop`, as the server's handlers are), if any.
     private func currentLoop() -> EventLoop? {
         guard let executor = withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) else {
             return nil
@@ -118,15 +122,28 @@ public final class HTTPClient: Sendable {
         return group.loops.first { $0.asUnownedTaskExecutor() == executor }
     }
 
-    func pool(for origin: Origin) -> ConnectionPool {
+    /// The pool of `origin`'s connections on `loop`.
+    func pool(for origin: Origin, on loop: EventLoop) -> ConnectionPool {
         pools.withLock { pools in
-            if let pool = pools[origin] { return pool }
+            let key = PoolKey(origin: origin, loop: loop.index)
+            if let pool = pools[key] { return pool }
             let pool = ConnectionPool(
                 origin: origin, maxConnections: configuration.maxConnectionsPerOrigin,
                 maxWaiters: configuration.maxWaitersPerOrigin)
-            pools[origin] = pool
+            pools[key] = pool
             return pool
         }
+    }
+
+    /// The pool that callers off the loops use for `origin`.
+    func pool(for origin: Origin) -> ConnectionPool {
+        pool(for: origin, on: homeLoop(for: origin))
+    }
+
+    /// The loop that serves `origin` for callers that run on none of the loops: always
+    /// the same one, so they share one pool of keep-alive connections.
+    func homeLoop(for origin: Origin) -> EventLoop {
+        group.loops[Int(UInt(bitPattern: origin.hashValue) % UInt(group.loops.count))]
     }
 
     private static func encode(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {

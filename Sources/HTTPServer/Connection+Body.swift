@@ -56,8 +56,12 @@ extension Connection {
         }
     }
 
-    /// Hands the complete request to its handler, off the loop, and stops reading until
-    /// the response is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
+    /// Hands the complete request to its handler and stops reading until the response
+    /// is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
+    ///
+    /// The handler runs to completion on this connection's loop (a task whose executor is
+    /// the loop), so parsing, routing, the handler, an upstream exchange on a connection
+    /// of the same loop and the response all happen on one thread with no hop.
     ///
     /// The read source is suspended lazily: only when it fires while a request is in
     /// progress (see `readable()`). Most clients send nothing until they have the answer,
@@ -71,24 +75,21 @@ extension Connection {
         switch router.resolve(method: request.method, path: request.path) {
         case .error(let error):
             configuration.observer?.observe(.unrouted(status: error.status))
+            let response = configuration.errorResponse(error, for: request)
             // Through the queue, not inline: a buffer of pipelined requests to unknown
             // paths would otherwise recurse (respond → send → next request → respond…).
-            channel.loop.execute { [self] in respond(error.response) }
-        case .handler(let handler):
-            let loop = channel.loop
-            let work: @Sendable () async -> Void = { [self] in
+            channel.loop.execute { [self] in respond(response) }
+        case .handler(let handler, let routePath):
+            let context = RequestContext(routePath: routePath)
+            Task(executorPreference: channel.loop) { [self] in
                 let response: HTTPResponse
                 do {
-                    response = try await handler(request)
+                    response = try await handler(request, context)
                 } catch {
-                    response = ServerError.handlerFailed.response
+                    response = configuration.errorResponse(.handlerFailed, for: request)
                 }
-                loop.execute { [self] in respond(response) }
-            }
-            if configuration.handlersRunOnLoop {
-                Task(executorPreference: loop, operation: work)
-            } else {
-                Task(operation: work)
+                // Back on the loop: the task's executor is the loop's queue.
+                respond(response)
             }
         }
     }

@@ -25,7 +25,8 @@ extension Connection {
         chunkedDecoder = nil
         chunkedBody = []
         head = nil
-        let bytes = table.encode(error.response, method: .get, version: .http1_1, close: true)
+        let response = configuration.errorResponse(error, for: nil)
+        let bytes = table.encode(response, method: .get, version: .http1_1, close: true)
         write(bytes, thenClose: true)
     }
 

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Every limit and deadline of the HTTP server, with its default, in one place
 /// (shared/docs/ARCHITECTURE.md "Limits"). Sizes in bytes, times in seconds.
 public struct ServerConfiguration: Sendable {
@@ -36,16 +38,26 @@ public struct ServerConfiguration: Sendable {
     public var acceptRetryDelaySeconds = 0.1
     /// Event loops; nil means one per online core.
     public var loopCount: Int?
-    /// false (default): each handler runs in a Task on Swift's global executor and its
-    /// response hops back to the loop, so even a handler that computes for long never
-    /// stalls the loop's other connections. true: the Task prefers the connection's loop
-    /// as its executor (`EventLoop: TaskExecutor`): no thread hop per request (measured
-    /// against the default in BENCHMARKS.md), and awaiting I/O still frees the loop, but
-    /// a handler that computes for long holds up its loop's other connections.
-    public var handlersRunOnLoop = false
+    /// Builds the answers the server gives itself (404, 405, 408, 4xx framing errors,
+    /// 500 for a throwing handler); the default is plain text.
+    public var errorResponder: ErrorResponder = ServerError.plainResponder
     /// Told about parse errors, deadlines, unrouted requests and accept pauses (for
     /// metrics); nil: nobody listens.
     public var observer: (any ServerObserver)?
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// The answer to `error`: the responder's, with `Allow` on a 405 (RFC 9110 §15.5.6:
+    /// a 405 MUST carry it, whoever shapes the body).
+    public func errorResponse(_ error: ServerError, for request: HTTPRequest?) -> HTTPResponse {
+        var response = errorResponder(error, request)
+        response.status = error.status
+        if case .methodNotAllowed(let allow) = error {
+            response.headers.replaceOrAdd(
+                name: "Allow", value: allow.map(\.rawValue).joined(separator: ", "))
+        }
+        return response
+    }
 }

@@ -1,8 +1,8 @@
 import HTTPCore
 
-/// Every answer the server itself (not a handler) gives, with the status it maps to.
-/// Bodies follow RFC 6749 §5.2 (`{"error":…,"error_description":…}`) as
-/// shared/docs/CONTRACT.md requires, and never echo request input.
+/// Every answer the server itself (not a handler) gives, with the status it maps to, a
+/// machine-readable code and a fixed description (never request input). The bytes of
+/// the answer come from the configuration's `ErrorResponder`.
 public enum ServerError: Error, Sendable, Equatable {
     case notFound
     case methodNotAllowed(allow: [HTTPMethod])
@@ -43,13 +43,19 @@ public enum ServerError: Error, Sendable, Equatable {
         }
     }
 
-    public var response: HTTPResponse {
-        var headers = HTTPHeaders([("Content-Type", "application/json")])
-        if case .methodNotAllowed(let allow) = self {
-            // RFC 9110 §15.5.6: a 405 MUST carry Allow.
-            headers.add(name: "Allow", value: allow.map(\.rawValue).joined(separator: ", "))
-        }
-        let body = #"{"error":"\#(code)","error_description":"\#(errorDescription)"}"#
-        return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+    /// The default answer when the product supplies no `ErrorResponder`: the reason in
+    /// plain text. The product shapes its own (CONTRACT §2's JSON error bodies).
+    public static let plainResponder: ErrorResponder = { error, _ in
+        HTTPResponse(
+            status: error.status,
+            headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+            body: Array(error.errorDescription.utf8))
     }
 }
+
+/// Builds the response for an error the server answers itself (framing, limits,
+/// deadlines, unrouted paths, a failed handler): the product decides the body and its
+/// headers. `request` is the request when one was read whole (404, 405, 500), nil for
+/// errors found while reading it. The server adds `Allow` to a 405 (RFC 9110 §15.5.6)
+/// and the framing headers to every answer.
+public typealias ErrorResponder = @Sendable (ServerError, HTTPRequest?) -> HTTPResponse

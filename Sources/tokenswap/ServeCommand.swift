@@ -42,10 +42,6 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var unreadySeconds: Double = 0
 
-    /// `ServerConfiguration.handlersRunOnLoop`; hidden: a knob for scripts/bench.d/server.
-    @Flag(help: .hidden)
-    var handlersOnLoop = false
-
     func run() async throws {
         let loaded: ServiceConfiguration
         do {
@@ -55,8 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             Self.fail("\(error)")
         }
-        var serverConfiguration = ServerConfiguration()
-        serverConfiguration.handlersRunOnLoop = handlersOnLoop
+        let serverConfiguration = ServerConfiguration()
         TokenSwapService.bootstrapLogging(for: loaded)
         let service: TokenSwapService
         let addresses: ServiceAddresses

@@ -54,7 +54,8 @@ import Transport
         let deadline = ContinuousClock.now + .seconds(5)
         let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
         let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        let first = await client.exchange(on: connection, wire, method: .get, deadline: deadline)
+        let first = await client.exchange(
+            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
         guard case .success(let answer) = first else {
             Issue.record("first exchange failed: \(first)")
             return
@@ -62,7 +63,8 @@ import Transport
         #expect(answer.reusable)
         await Self.pauseIdleWatch(connection)
         try await Task.sleep(for: .milliseconds(4500))
-        let second = await client.exchange(on: connection, wire, method: .get, deadline: deadline)
+        let second = await client.exchange(
+            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
         guard case .failure(let failure) = second else {
             Issue.record("a closed connection answered")
             return

@@ -12,7 +12,6 @@ import Testing
     @Test func aRequestSentButNotYetReadWhenTheDrainBeginsIsAnswered() async throws {
         var configuration = ServerConfiguration()
         configuration.loopCount = 1
-        configuration.handlersRunOnLoop = true
         let server = HTTPServer(configuration: configuration, router: TestServer.router())
         let port = try server.start(host: "127.0.0.1", port: 0).port
 

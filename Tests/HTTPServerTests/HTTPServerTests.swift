@@ -44,8 +44,9 @@ import Testing
     }
 
     @Test func aSecondListenerServesItsOwnRouter() async throws {
-        var admin = Router()
-        admin.get("/healthz") { _ in HTTPResponse(status: .ok, body: Array("admin".utf8)) }
+        let admin = Router([
+            Route(.get, "/healthz") { _, _ in HTTPResponse(status: .ok, body: Array("admin".utf8)) }
+        ])
         try await TestServer.with { server, port in
             let adminPort = try server.addListener(host: "127.0.0.1", port: 0, router: admin).port
             #expect(adminPort != port)

@@ -5,11 +5,22 @@ import Testing
 
 @Suite struct RouterTests {
     static func router() -> Router {
-        var router = Router()
-        router.get("/a") { _ in HTTPResponse(status: .ok, body: Array("get".utf8)) }
-        router.post("/a") { _ in HTTPResponse(status: .ok, body: Array("post".utf8)) }
-        router.post("/only-post") { _ in HTTPResponse(status: .noContent) }
-        return router
+        Router([
+            Route(.get, "/a") { _, _ in HTTPResponse(status: .ok, body: Array("get".utf8)) },
+            Route(.post, "/a") { _, _ in HTTPResponse(status: .ok, body: Array("post".utf8)) },
+            Route(.post, "/only-post") { _, _ in HTTPResponse(status: .noContent) },
+        ])
+    }
+
+    /// What the server answers for `request` through `router`: the handler's response, or
+    /// the configured error answer (as `Connection` does).
+    static func answer(_ router: Router, _ request: HTTPRequest) async throws -> HTTPResponse {
+        switch router.resolve(method: request.method, path: request.path) {
+        case .handler(let handler, let routePath):
+            return try await handler(request, RequestContext(routePath: routePath))
+        case .error(let error):
+            return TestServer.configuration().errorResponse(error, for: request)
+        }
     }
 
     struct Case: Sendable {
@@ -30,10 +41,10 @@ import Testing
         Case(method: "GET", path: "/only-post", status: 405, allow: "POST"),
         Case(method: "HEAD", path: "/only-post", status: 405, allow: "POST"),
     ])
-    func resolves(_ routeCase: Case) async {
+    func resolves(_ routeCase: Case) async throws {
         let request = HTTPRequest(
             method: HTTPMethod(rawValue: routeCase.method), target: routeCase.path)
-        let response = await Self.router().respond(to: request)
+        let response = try await Self.answer(Self.router(), request)
         #expect(response.status.code == routeCase.status)
         if let body = routeCase.body {
             #expect(String(decoding: response.body, as: UTF8.self) == body)
@@ -53,12 +64,13 @@ import Testing
         }
     }
 
-    @Test func headIsServedByTheGetHandler() async {
-        var router = Router()
-        router.get("/h") { request in
-            HTTPResponse(status: .ok, body: Array(request.method.rawValue.utf8))
-        }
-        let response = await router.respond(to: HTTPRequest(method: .head, target: "/h"))
+    @Test func headIsServedByTheGetHandler() async throws {
+        let router = Router([
+            Route(.get, "/h") { request, _ in
+                HTTPResponse(status: .ok, body: Array(request.method.rawValue.utf8))
+            }
+        ])
+        let response = try await Self.answer(router, HTTPRequest(method: .head, target: "/h"))
         #expect(response.status == .ok)
         // The handler sees HEAD; the server drops the body on the wire.
         #expect(response.body == Array("HEAD".utf8))

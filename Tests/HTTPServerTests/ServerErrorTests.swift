@@ -1,8 +1,10 @@
-import Foundation
 import HTTPCore
 import HTTPServer
 import Testing
 
+/// The server's own answers: each error's status, and the configured responder's body
+/// (the default is plain text; the product injects its JSON shape, tested in
+/// TokenSwapTests' `ErrorResponderTests`).
 @Suite struct ServerErrorTests {
     @Test(arguments: [
         (ServerError.notFound, 404, "not_found"),
@@ -11,14 +13,19 @@ import Testing
         (.requestTimeout, 408, "invalid_request"),
         (.handlerFailed, 500, "server_error"),
     ])
-    func bodiesAreOAuthStyleJSON(error: ServerError, status: Int, code: String) throws {
-        let response = error.response
+    func theDefaultAnswerIsPlainTextWithTheStatus(error: ServerError, status: Int, code: String) {
+        let response = ServerConfiguration().errorResponse(error, for: nil)
         #expect(response.status.code == status)
-        #expect(response.headers["Content-Type"] == "application/json")
-        let object = try JSONSerialization.jsonObject(with: Data(response.body))
-        let json = try #require(object as? [String: String])
-        #expect(json["error"] == code)
-        #expect(json["error_description"]?.isEmpty == false)
-        #expect(json.count == 2)
+        #expect(error.code == code)
+        #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(String(decoding: response.body, as: UTF8.self) == error.errorDescription)
+    }
+
+    @Test func a405CarriesAllowWhateverTheResponderBuilds() {
+        var configuration = ServerConfiguration()
+        configuration.errorResponder = { _, _ in HTTPResponse(status: .ok) }
+        let response = configuration.errorResponse(.methodNotAllowed(allow: [.get, .head]), for: nil)
+        #expect(response.status.code == 405)
+        #expect(response.headers["Allow"] == "GET, HEAD")
     }
 }

@@ -218,7 +218,7 @@ import Testing
                 code: "sandbox-no-refresh", redirectURI: "x:y", codeVerifier: nil))
         let route = try #require(sandbox.routes.first { $0.path == "/sandbox/token" })
         #expect(route.method == .post)
-        let response = await route.handler(
+        let response = await route.answer(
             HTTPRequest(
                 method: .post, target: "/sandbox/token", headers: upstream.headers,
                 body: upstream.body))
@@ -231,6 +231,6 @@ import Testing
         let banner = SandboxBanner.text(baseURL: "http://127.0.0.1:8080", defaultProvider: spotify)
         #expect(banner.contains("SANDBOX MODE"))
         #expect(banner.contains("/sandbox/authorize"))
-        #expect(!banner.contains(TokenServiceFixtures.secret))
+        #expect(!banner.contains(TokenEndpointsFixtures.secret))
     }
 }

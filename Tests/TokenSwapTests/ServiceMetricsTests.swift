@@ -14,7 +14,7 @@ import Testing
 
     @Test func upstreamOutcomesSealingFailuresAndOpensAreCounted() async throws {
         let metrics = ServiceMetrics()
-        let provider = try TokenServiceFixtures.provider()
+        let provider = try TokenEndpointsFixtures.provider()
         let rawRefresh = "raw-refresh-token-value-1234"
         let upstream = RecordingUpstream(
             RecordingUpstream.json(
@@ -29,27 +29,27 @@ import Testing
             .failure(.timeout(.exchange)),
             .failure(.tls(.handshake(reason: "certificate verify failed"))),
             RecordingUpstream.json(200, #"{"access_token":"access-secret-2","expires_in":60}"#))
-        let service = TokenService(
+        let service = TokenEndpoints(
             keyRing: try .init(
-                parsing: TokenServiceFixtures.newKey + "," + TokenServiceFixtures.oldKey),
+                parsing: TokenEndpointsFixtures.newKey + "," + TokenEndpointsFixtures.oldKey),
             transport: upstream, upstreamTimeoutSeconds: 2, logger: LogCapture().logger,
             metrics: metrics)
         let swap = await service.swap(
-            TokenServiceFixtures.form("code=the-secret-code-777"), provider: provider)
+            TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider).response
         #expect(swap.status.code == 200)
-        let sealed = try #require(try TokenServiceFixtures.body(swap)["refresh_token"]?.stringValue)
+        let sealed = try #require(try TokenEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
         for _ in 0..<7 {
             _ = await service.swap(
-                TokenServiceFixtures.form("code=the-secret-code-777"), provider: provider)
+                TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider).response
         }
         let refresh = await service.refresh(
-            TokenServiceFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
-            provider: provider)
+            TokenEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
+            provider: provider).response
         #expect(refresh.status.code == 200)
         let tampered = await service.refresh(
-            TokenServiceFixtures.form(
+            TokenEndpointsFixtures.form(
                 "refresh_token=\(sealed.dropLast(3))AAA", path: "/v1/refresh"),
-            provider: provider)
+            provider: provider).response
         #expect(tampered.status.code == 400)
 
         let text = await Self.text(metrics)
@@ -69,7 +69,7 @@ import Testing
             text.contains(
                 #"tokenswap_sealing_failures_total{operation="open",reason="invalid_token"} 1"#))
         for secret in [
-            TokenServiceFixtures.secret, "the-secret-code-777", rawRefresh, sealed,
+            TokenEndpointsFixtures.secret, "the-secret-code-777", rawRefresh, sealed,
             "access-secret-1",
             "access-secret-2", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
         ] {
@@ -114,17 +114,21 @@ import Testing
         let metrics = ServiceMetrics()
         let pipeline = RequestPipeline(logger: LogCapture().logger, metrics: metrics)
         let token = pipeline.wrap(
-            ServiceRoute(kind: .token, method: .post, path: "/v1/swap") { _ in
-                HTTPResponse(status: .ok)
-            })
+            ServiceRoute(
+                .post, "/v1/swap",
+                handler: Endpoint(.token) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }))
         let health = pipeline.wrap(
-            ServiceRoute(kind: .operations, method: .get, path: "/healthz") { _ in
-                HTTPResponse(status: .ok)
-            })
+            ServiceRoute(
+                .get, "/healthz",
+                handler: Endpoint(.operations) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }
+            ))
         for _ in 0..<3 {
-            _ = try await token(HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"))
+            _ = try await token.handler(
+                HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"),
+                RequestContext(routePath: "/v1/swap"))
         }
-        _ = try await health(HTTPRequest(method: .get, target: "/healthz"))
+        _ = try await health.handler(
+            HTTPRequest(method: .get, target: "/healthz"), RequestContext(routePath: "/healthz"))
         let text = await Self.text(metrics)
         #expect(
             text.contains(

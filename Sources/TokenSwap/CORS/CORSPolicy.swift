@@ -56,11 +56,10 @@ public struct CORSPolicy: Sendable {
             return HTTPResponse(
                 status: .noContent, headers: HTTPHeaders([("Allow", "OPTIONS, POST")]))
         case .denied:
-            let body =
-                #"{"error":"origin_not_allowed","error_description":"This origin is not allowed (TOKENSWAP_CORS_ORIGINS)."}"#
-            return HTTPResponse(
-                status: .forbidden, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                body: Array(body.utf8))
+            return OAuthErrorResponse.make(
+                .forbidden, code: "origin_not_allowed",
+                description: "This origin is not allowed (TOKENSWAP_CORS_ORIGINS).",
+                headers: HTTPHeaders([("Content-Type", "application/json")]))
         }
     }
 

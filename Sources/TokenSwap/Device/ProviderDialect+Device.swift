@@ -82,7 +82,7 @@ extension ProviderDialect {
                 // refresh token invalid.", and any other refusal of the grant.
                 throw .providerRejected(
                     status: .badRequest,
-                    body: TokenEndpointError.body(
+                    body: OAuthErrorResponse.body(
                         code: "invalid_grant",
                         description: "the provider says the grant is invalid or expired"))
             }

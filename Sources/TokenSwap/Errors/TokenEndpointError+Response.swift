@@ -97,9 +97,7 @@ extension TokenEndpointError {
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
-    static func body(code: String, description: String) -> [UInt8] {
-        JSONValue.object([
-            .init("error", .string(code)), .init("error_description", .string(description)),
-        ]).serialized
+    private static func body(code: String, description: String) -> [UInt8] {
+        OAuthErrorResponse.body(code: code, description: description)
     }
 }

@@ -75,8 +75,6 @@ extension SandboxProvider {
 
     /// A JSON error for problems that must not be redirected.
     static func page(_ status: HTTPStatus, _ description: String) -> HTTPResponse {
-        HTTPResponse(
-            status: status, headers: TokenResponseHeaders.base,
-            body: TokenEndpointError.body(code: "invalid_request", description: description))
+        OAuthErrorResponse.make(status, code: "invalid_request", description: description)
     }
 }

@@ -42,7 +42,7 @@ extension SandboxProvider {
 
     /// Which of the client's endpoints a request is for: each has its own client
     /// authentication (`_AUTH`, `_DEVICE_CLIENT_AUTH`).
-    enum Endpoint {
+    enum ClientEndpoint {
         case token
         case deviceAuthorization
     }
@@ -85,7 +85,7 @@ extension SandboxProvider {
     /// RFC 6749 §2.3.1: Basic (id and secret form-encoded, then base64) or body
     /// credentials, never both (§2.3); a public client (§2.1, `none`) names itself by
     /// `client_id` alone. Secrets compare in constant time.
-    func authenticate(headers: HTTPHeaders, fields: [String: String], endpoint: Endpoint)
+    func authenticate(headers: HTTPHeaders, fields: [String: String], endpoint: ClientEndpoint)
         -> Authentication
     {
         let invalidClient = Self.oauthError(
@@ -318,9 +318,7 @@ extension SandboxProvider {
     ) -> HTTPResponse {
         var headers = TokenResponseHeaders.base
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        return HTTPResponse(
-            status: status, headers: headers,
-            body: TokenEndpointError.body(code: code, description: description))
+        return OAuthErrorResponse.make(status, code: code, description: description, headers: headers)
     }
 
     static func plain(

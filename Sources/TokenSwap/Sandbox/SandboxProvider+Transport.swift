@@ -1,5 +1,6 @@
 import HTTPClient
 import HTTPCore
+import HTTPServer
 
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow
@@ -46,31 +47,26 @@ extension SandboxProvider: UpstreamTransport {
     }
 
     /// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
-    /// `POST /sandbox/device/code` and the verification page `GET|POST /sandbox/device`,
-    /// as data for the Router.
-    public var routes: [TokenRoute] {
-        [
-            TokenRoute(method: .get, path: "/sandbox/authorize") { [self] request in
-                authorize(request)
+    /// `POST /sandbox/device/code` and the verification page `GET|POST /sandbox/device`.
+    public var routes: [ServiceRoute] {
+        func route(
+            _ method: HTTPMethod, _ path: String,
+            _ answer: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+        ) -> ServiceRoute {
+            ServiceRoute(
+                method, path,
+                handler: Endpoint(.sandbox) { request, _ in EndpointAnswer(await answer(request)) })
+        }
+        return [
+            route(.get, "/sandbox/authorize") { [self] in authorize($0) },
+            route(.post, "/sandbox/token") { [self] in await token($0) },
+            route(.post, "/sandbox/revoke") { [self] in await token($0) },
+            route(.post, "/sandbox/introspect") { [self] in await token($0) },
+            route(.post, "/sandbox/device/code") { [self] in
+                answerDeviceAuthorization(headers: $0.headers, body: $0.body)
             },
-            TokenRoute(method: .post, path: "/sandbox/token") { [self] request in
-                await token(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/revoke") { [self] request in
-                await token(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/introspect") { [self] request in
-                await token(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/device/code") { [self] request in
-                answerDeviceAuthorization(headers: request.headers, body: request.body)
-            },
-            TokenRoute(method: .get, path: "/sandbox/device") { [self] request in
-                verificationPage(request)
-            },
-            TokenRoute(method: .post, path: "/sandbox/device") { [self] request in
-                verificationDecision(request)
-            },
+            route(.get, "/sandbox/device") { [self] in verificationPage($0) },
+            route(.post, "/sandbox/device") { [self] in verificationDecision($0) },
         ]
     }
 }

@@ -32,7 +32,7 @@ public final class SandboxProvider: Sendable {
         /// device requests, whatever host the URL names (it is never dialled).
         let deviceTarget: String?
 
-        func authMethod(for endpoint: Endpoint) -> ClientAuthMethod? {
+        func authMethod(for endpoint: ClientEndpoint) -> ClientAuthMethod? {
             switch endpoint {
             case .token: tokenAuth
             case .deviceAuthorization: deviceAuth

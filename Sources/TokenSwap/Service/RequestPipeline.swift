@@ -2,20 +2,18 @@ import HTTPCore
 import HTTPServer
 import Logging
 
-/// What happens around every handler of the service, in one place: `wrap` is applied to
-/// each `ServiceRoute` before it is registered, so per-request behaviour reaches every
+/// What happens around every endpoint of the service, in one place: `wrap` turns each
+/// `ServiceRoute` into the server's route, so per-request behaviour reaches every
 /// endpoint:
-/// - request id: `X-Request-Id` kept when it is a safe token, else a fresh one; set on
-///   the request (the token endpoints log it) and echoed on the response;
-/// - rate limit (token routes only): over the per-client limit, 429 `rate_limited` with
-///   `Retry-After`, and the handler does not run;
-/// - CORS (token routes): headers for allowed origins; preflights answered by the policy;
+/// - request id: `X-Request-Id` kept when it is a safe token, else a fresh one; handed
+///   to the endpoint in its `ServiceContext` and echoed on the response;
+/// - rate limit (token endpoints only): over the per-client limit, 429 `rate_limited`
+///   with `Retry-After`, and the endpoint does not run;
+/// - CORS (token endpoints): headers for allowed origins;
 /// - metrics: requests by route, method and status, latency per route (operations
 ///   endpoints are left out: probes and scrapes would drown the traffic);
-/// - the log line for endpoints that do not write their own (token endpoints log theirs
-///   in `TokenService.answer`, with the upstream outcome).
-/// Paths no route serves (404, 405) are answered inside HTTPServer and do not pass here;
-/// its observer counts them.
+/// - the request's one log line, with the endpoint's outcome when it gives one.
+/// Errors the server answers itself (404, 405, framing) are shaped by `errorResponder`.
 public struct RequestPipeline: Sendable {
     public let logger: Logger
     public let metrics: ServiceMetrics
@@ -36,70 +34,88 @@ public struct RequestPipeline: Sendable {
         self.cors = cors
     }
 
-    public func wrap(_ route: ServiceRoute) -> HTTPHandler {
-        let handler = route.handler
-        let kind = route.kind
-        let routeLimiter = route.limiter
+    public func wrap(_ route: ServiceRoute) -> Route<HTTPHandler> {
         let pipeline = self
+        let kind = route.handler.kind
         let series =
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        return { incoming in
-            var request = incoming
-            let requestID = RequestID.resolve(request.headers[RequestID.headerName])
-            request.headers.replaceOrAdd(name: RequestID.headerName, value: requestID)
-            let started = ContinuousClock.now
-            var response: HTTPResponse
-            var logged = kind == .token
-            if kind == .token, let limited = pipeline.limit(request, route: routeLimiter) {
-                response = limited
-                logged = false
-            } else {
-                response = try await handler(request)
+        return route.map { endpoint in
+            { request, server in
+                let context = ServiceContext(
+                    requestID: RequestID.resolve(request.headers[RequestID.headerName]),
+                    routePath: server.routePath)
+                var answer: EndpointAnswer
+                if kind == .token, let limited = pipeline.limit(request, route: endpoint.limiter) {
+                    answer = EndpointAnswer(
+                        limited.response,
+                        outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
+                } else {
+                    answer = await endpoint.handle(request, context)
+                }
+                if kind == .token { pipeline.cors?.decorate(&answer.response, for: request) }
+                answer.response.headers.replaceOrAdd(
+                    name: RequestID.headerName, value: context.requestID)
+                let elapsed = ContinuousClock.now - server.started
+                series?.record(status: answer.response.status.code, duration: elapsed)
+                pipeline.log(request, answer, requestID: context.requestID, elapsed: elapsed)
+                return answer.response
             }
-            if kind == .token { pipeline.cors?.decorate(&response, for: request) }
-            response.headers.replaceOrAdd(name: RequestID.headerName, value: requestID)
-            let elapsed = ContinuousClock.now - started
-            series?.record(status: response.status.code, duration: elapsed)
-            if !logged {
-                Self.log(
-                    pipeline.logger, request, response, elapsed: elapsed,
-                    outcome: kind == .token
-                        ? TokenEndpointError.rateLimited(retryAfterSeconds: 1).errorCode : nil)
+        }
+    }
+
+    /// The answers the server gives itself, in the contract's error shape, with the
+    /// request id of the request when one was read.
+    public var errorResponder: ErrorResponder {
+        { error, request in
+            var response = OAuthErrorResponse.make(
+                error.status, code: error.code, description: error.errorDescription,
+                headers: HTTPHeaders([("Content-Type", "application/json")]))
+            if let request {
+                response.headers.add(
+                    name: RequestID.headerName,
+                    value: RequestID.resolve(request.headers[RequestID.headerName]))
             }
             return response
         }
     }
 
-    /// The 429 for a client over the service-wide limit or the route's own, or nil to go on.
-    func limit(_ request: HTTPRequest, route routeLimiter: RateLimiter? = nil) -> HTTPResponse? {
+    /// The 429 for a client over the service-wide limit or the endpoint's own, or nil to
+    /// go on.
+    func limit(_ request: HTTPRequest, route routeLimiter: RateLimiter? = nil)
+        -> TokenEndpointError?
+    {
         guard rateLimiter != nil || routeLimiter != nil else { return nil }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
         for limiter in [rateLimiter, routeLimiter] {
             guard case .limited(let seconds)? = limiter?.take(for: client) else { continue }
             metrics.rejected(.rateLimited)
-            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+            return .rateLimited(retryAfterSeconds: seconds)
         }
         return nil
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE
-    /// challenge and redirect), status, duration and request id; `outcome` for a token
-    /// request the pipeline answered itself (`rate_limited`).
-    static func log(
-        _ logger: Logger, _ request: HTTPRequest, _ response: HTTPResponse, elapsed: Duration,
-        outcome: String? = nil
-    ) {
+    /// challenge and redirect), status, duration and request id; for a token request the
+    /// provider, grant and outcome. Never a field value.
+    func log(_ request: HTTPRequest, _ answer: EndpointAnswer, requestID: String, elapsed: Duration)
+    {
         let milliseconds =
             Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "method": "\(request.method)", "path": "\(request.path)",
-            "status": "\(response.status.code)",
+            "status": "\(answer.response.status.code)",
             "duration_ms": "\(Int(milliseconds.rounded()))",
-            "request_id": "\(request.headers[RequestID.headerName] ?? "-")",
+            "request_id": "\(requestID)",
         ]
-        if let outcome { metadata["outcome"] = "\(outcome)" }
-        logger.info("request", metadata: metadata)
+        if let outcome = answer.outcome {
+            if let provider = outcome.provider { metadata["provider"] = "\(provider)" }
+            if let grant = outcome.grant { metadata["grant"] = "\(grant)" }
+            metadata["outcome"] = "\(outcome.result)"
+        }
+        // A request a token endpoint served names itself so; one refused before (rate
+        // limit) is a plain request line with its outcome.
+        logger.info(answer.outcome?.provider == nil ? "request" : "token request", metadata: metadata)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPServer
 
 extension TokenSwapService {
     /// `GET /.well-known/oauth-authorization-server/v1/<name>` for every provider, only
@@ -10,18 +11,17 @@ extension TokenSwapService {
             let body = AuthorizationServerMetadata.document(
                 for: provider, publicURL: publicURL, sandbox: configuration.sandbox
             ).serialized
+            let response = HTTPResponse(
+                status: .ok,
+                headers: HTTPHeaders([
+                    ("Content-Type", "application/json"),
+                    // The same for every caller and until the configuration changes.
+                    ("Cache-Control", "public, max-age=3600"),
+                ]),
+                body: body)
             return ServiceRoute(
-                kind: .discovery, method: .get, path: AuthorizationServerMetadata.path(for: provider)
-            ) { _ in
-                HTTPResponse(
-                    status: .ok,
-                    headers: HTTPHeaders([
-                        ("Content-Type", "application/json"),
-                        // The same for every caller and until the configuration changes.
-                        ("Cache-Control", "public, max-age=3600"),
-                    ]),
-                    body: body)
-            }
+                .get, AuthorizationServerMetadata.path(for: provider),
+                handler: Endpoint(.discovery) { _, _ in EndpointAnswer(response) })
         }
     }
 }

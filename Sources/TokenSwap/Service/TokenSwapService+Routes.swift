@@ -2,29 +2,6 @@ import HTTPCore
 import HTTPServer
 
 extension TokenSwapService {
-    static func tokenRoutes(_ tokens: TokenService, _ configuration: ServiceConfiguration)
-        -> [ServiceRoute]
-    {
-        tokens.routes(for: configuration).map { route in
-            let handler = route.handler
-            return ServiceRoute(
-                kind: .token, method: route.method, path: route.path, limiter: route.limiter
-            ) {
-                await handler($0)
-            }
-        }
-    }
-
-    static func sandboxRoutes(_ sandbox: SandboxProvider?) -> [ServiceRoute] {
-        guard let sandbox else { return [] }
-        return sandbox.routes.map { route in
-            let handler = route.handler
-            return ServiceRoute(kind: .sandbox, method: route.method, path: route.path) {
-                await handler($0)
-            }
-        }
-    }
-
     /// `OPTIONS` on every token path, answered by the CORS policy; none when CORS is off
     /// (OPTIONS then stays a 405 with `Allow: POST`).
     static func preflightRoutes(for tokenRoutes: [ServiceRoute], _ cors: CORSPolicy?)
@@ -32,9 +9,11 @@ extension TokenSwapService {
     {
         guard let cors else { return [] }
         return tokenRoutes.map { route in
-            ServiceRoute(kind: .preflight, method: .options, path: route.path) { request in
-                cors.preflight(request)
-            }
+            ServiceRoute(
+                .options, route.path,
+                handler: Endpoint(.preflight) { request, _ in
+                    EndpointAnswer(cors.preflight(request))
+                })
         }
     }
 
@@ -44,35 +23,42 @@ extension TokenSwapService {
         -> [ServiceRoute]
     {
         [
-            ServiceRoute(kind: .operations, method: .get, path: "/healthz") { _ in
-                json(.ok, #"{"status":"ok"}"#)
-            },
-            ServiceRoute(kind: .operations, method: .get, path: "/readyz") { _ in
-                readiness.isReady
-                    ? json(.ok, #"{"status":"ready"}"#)
-                    : json(
-                        .serviceUnavailable,
-                        #"{"error":"draining","error_description":"The service is shutting down."}"#
-                    )
-            },
-            ServiceRoute(kind: .operations, method: .get, path: "/metrics") { _ in
-                HTTPResponse(
-                    status: .ok,
-                    headers: HTTPHeaders([
-                        ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
-                        ("Cache-Control", "no-store"),
-                    ]),
-                    body: await metrics.exposition())
-            },
+            ServiceRoute(
+                .get, "/healthz",
+                handler: Endpoint(.operations) { _, _ in
+                    EndpointAnswer(json(.ok, #"{"status":"ok"}"#))
+                }),
+            ServiceRoute(
+                .get, "/readyz",
+                handler: Endpoint(.operations) { _, _ in
+                    EndpointAnswer(
+                        readiness.isReady
+                            ? json(.ok, #"{"status":"ready"}"#)
+                            : OAuthErrorResponse.make(
+                                .serviceUnavailable, code: "draining",
+                                description: "The service is shutting down.",
+                                headers: operationsHeaders))
+                }),
+            ServiceRoute(
+                .get, "/metrics",
+                handler: Endpoint(.operations) { _, _ in
+                    EndpointAnswer(
+                        HTTPResponse(
+                            status: .ok,
+                            headers: HTTPHeaders([
+                                ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                                ("Cache-Control", "no-store"),
+                            ]),
+                            body: await metrics.exposition()))
+                }),
         ]
     }
 
+    static let operationsHeaders = HTTPHeaders([
+        ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+    ])
+
     static func json(_ status: HTTPStatus, _ body: String) -> HTTPResponse {
-        HTTPResponse(
-            status: status,
-            headers: HTTPHeaders([
-                ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
-            ]),
-            body: Array(body.utf8))
+        HTTPResponse(status: status, headers: operationsHeaders, body: Array(body.utf8))
     }
 }

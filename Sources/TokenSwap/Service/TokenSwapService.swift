@@ -9,8 +9,9 @@ import Transport
 /// serves them. Commands stay thin: load the configuration, `init`, `start`, wait for a
 /// signal, `drain`.
 ///
-/// Every handler is wrapped by `RequestPipeline.wrap`: the one place for per-request
-/// behaviour (logging, metrics, CORS, rate limits, request ids).
+/// Every endpoint is wrapped by `RequestPipeline.wrap`: the one place for per-request
+/// behaviour (logging, metrics, CORS, rate limits, request ids); the pipeline also shapes
+/// the errors the server answers itself.
 public final class TokenSwapService: Sendable {
     public let configuration: ServiceConfiguration
     public let logger: Logger
@@ -63,32 +64,26 @@ public final class TokenSwapService: Sendable {
         }
         let metrics = ServiceMetrics()
         self.metrics = metrics
-        let tokens = TokenService(
+        let tokens = TokenEndpoints(
             configuration: configuration, transport: transport, logger: logger, metrics: metrics)
         let readiness = Readiness()
         self.readiness = readiness
         let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
         self.pipeline = pipeline
 
-        let tokenRoutes = Self.tokenRoutes(tokens, configuration)
+        let tokenRoutes = tokens.routes(for: configuration)
         let routes =
             tokenRoutes + Self.preflightRoutes(for: tokenRoutes, pipeline.cors)
-            + Self.operationsRoutes(readiness, metrics) + Self.sandboxRoutes(sandbox)
+            + Self.operationsRoutes(readiness, metrics) + (sandbox?.routes ?? [])
             + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
-        var main = Router()
-        var admin = Router()
-        for route in routes {
-            let handler = pipeline.wrap(route)
-            if separateAdmin, route.kind == .operations {
-                admin.add(route.method, route.path, handler: handler)
-            } else {
-                main.add(route.method, route.path, handler: handler)
-            }
-        }
+        let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations }
+        let main = Router(routes.filter { !onAdmin($0) }.map(pipeline.wrap))
+        let admin = Router(routes.filter(onAdmin).map(pipeline.wrap))
         self.adminRouter = separateAdmin ? admin : nil
         var serverConfiguration = serverConfiguration
         serverConfiguration.observer = metrics
+        serverConfiguration.errorResponder = pipeline.errorResponder
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
         metrics.attach(server)
     }

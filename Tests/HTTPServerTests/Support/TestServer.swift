@@ -6,39 +6,59 @@ import Transport
 /// behaviour the tests can observe (echo, delay, throw), runs `body`, then shuts down.
 enum TestServer {
     static func router() -> Router {
-        var router = Router()
-        router.get("/hello") { _ in
+        Router(routes)
+    }
+
+    static let routes: [Route<HTTPHandler>] = [
+        Route(.get, "/hello") { _, _ in
             HTTPResponse(
                 status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain")]),
                 body: Array("hello".utf8))
-        }
-        router.post("/echo") { request in
+        },
+        Route(.post, "/echo") { request, _ in
             var headers = HTTPHeaders([("Content-Type", "application/octet-stream")])
             headers.add(name: "X-Peer", value: request.remoteAddress ?? "none")
             return HTTPResponse(status: .ok, headers: headers, body: request.body)
-        }
+        },
         // Sleeps for the milliseconds in the query (`/sleep?250`), then names itself.
-        router.get("/sleep") { request in
+        Route(.get, "/sleep") { request, _ in
             let millis = Int(request.query ?? "0") ?? 0
             try await Task.sleep(for: .milliseconds(millis))
             return HTTPResponse(status: .ok, body: Array("slept \(millis)".utf8))
-        }
+        },
         // Computes (never awaits) for the milliseconds in the query: a CPU-bound handler.
-        router.get("/spin") { request in
+        Route(.get, "/spin") { request, _ in
             let until = ContinuousClock.now + .milliseconds(Int(request.query ?? "0") ?? 0)
             var turns = 0
             while ContinuousClock.now < until { turns &+= 1 }
             return HTTPResponse(status: .ok, body: Array("spun".utf8))
-        }
-        router.get("/throw") { _ in
+        },
+        Route(.get, "/throw") { _, _ in
             struct SecretFailure: Error {}
             throw SecretFailure()
-        }
+        },
         // A big body, for the write deadline with a client that never reads.
-        router.get("/big") { _ in
+        Route(.get, "/big") { _, _ in
             HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 * 1024 * 1024))
-        }
-        return router
+        },
+    ]
+
+    /// Errors as `{"error":…,"error_description":…}`, the shape the product injects, so
+    /// the tests can read which error the server chose.
+    static let jsonResponder: ErrorResponder = { error, _ in
+        HTTPResponse(
+            status: error.status, headers: HTTPHeaders([("Content-Type", "application/json")]),
+            body: Array(
+                #"{"error":"\#(error.code)","error_description":"\#(error.errorDescription)"}"#
+                    .utf8))
+    }
+
+    /// The configuration the tests start from: two loops, the JSON error responder.
+    static func configuration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.loopCount = 2
+        configuration.errorResponder = jsonResponder
+        return configuration
     }
 
     static func with(
@@ -46,8 +66,7 @@ enum TestServer {
         router: Router = router(),
         _ body: (HTTPServer, UInt16) async throws -> Void
     ) async throws {
-        var configuration = ServerConfiguration()
-        configuration.loopCount = 2
+        var configuration = configuration()
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, router: router)
         let address = try server.start(host: "127.0.0.1", port: 0)

@@ -1,6 +1,7 @@
 import HTTPCore
+import HTTPServer
 
-extension TokenService {
+extension TokenEndpoints {
     /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
     /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
     /// for the default provider, and the same under `/v1/<name>/` for every provider (the
@@ -13,18 +14,21 @@ extension TokenService {
     /// calls on top of the service-wide limit (RFC 7662 §4: token scanning).
     public func routes(
         providers: [Provider], defaultProvider: Provider, introspectionLimiter: RateLimiter? = nil
-    ) -> [TokenRoute] {
-        typealias Handler = @Sendable (TokenService, HTTPRequest, Provider) async -> HTTPResponse
-        var routes: [TokenRoute] = []
+    ) -> [ServiceRoute] {
+        typealias Handler = @Sendable (TokenEndpoints, HTTPRequest, Provider) async
+            -> EndpointAnswer
+        var routes: [ServiceRoute] = []
         func add(
             _ path: String, _ provider: Provider, limiter: RateLimiter? = nil,
             _ handler: @escaping Handler
         ) {
-            let service = self
+            let endpoints = self
             routes.append(
-                TokenRoute(method: .post, path: path, limiter: limiter) { request in
-                    await handler(service, request, provider)
-                })
+                ServiceRoute(
+                    .post, path,
+                    handler: Endpoint(.token, limiter: limiter) { request, _ in
+                        await handler(endpoints, request, provider)
+                    }))
         }
         func addAll(prefix: String, _ provider: Provider) {
             add(prefix + "/swap", provider) { await $0.swap($1, provider: $2) }

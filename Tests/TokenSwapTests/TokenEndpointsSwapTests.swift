@@ -1,11 +1,12 @@
 import Foundation
 import HTTPCore
+import HTTPServer
 import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenServiceSwapTests {
-    typealias F = TokenServiceFixtures
+@Suite struct TokenEndpointsSwapTests {
+    typealias F = TokenEndpointsFixtures
 
     static let tokens =
         #"{"access_token":"at-1","token_type":"Bearer","scope":"user-read","expires_in":"3600","refresh_token":"raw-rt-1"}"#
@@ -15,7 +16,7 @@ import Testing
         let provider = try F.provider()
         let response = try await F.service(upstream).swap(
             F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"),
-            provider: provider)
+            provider: provider).response
         #expect(response.status.code == 200)
         TokenEndpointErrorTests.expectTokenHeaders(response)
 
@@ -50,7 +51,7 @@ import Testing
     @Test func postAuthSendsTheSecretInTheBody() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let provider = try F.provider(name: "linkedin", auth: .clientSecretPost)
-        _ = try await F.service(upstream).swap(F.json(#"{"code":"c1"}"#), provider: provider)
+        _ = try await F.service(upstream).swap(F.json(#"{"code":"c1"}"#), provider: provider).response
         let sent = try #require(upstream.requests.first)
         #expect(sent.headers["Authorization"] == nil)
         let fields = try F.sentFields(sent)
@@ -68,7 +69,7 @@ import Testing
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         var body = "code=c"
         if let requested { body += "&redirect_uri=" + FormURLEncoding.encodeComponent(requested) }
-        _ = try await F.service(upstream).swap(F.form(body), provider: try F.provider())
+        _ = try await F.service(upstream).swap(F.form(body), provider: try F.provider()).response
         #expect(try F.sentFields(try #require(upstream.requests.first))["redirect_uri"] == sent)
     }
 
@@ -76,7 +77,7 @@ import Testing
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a","expires_in":60}"#))
         let response = try await F.service(upstream).swap(
-            F.form("code=c"), provider: try F.provider())
+            F.form("code=c"), provider: try F.provider()).response
         #expect(response.status.code == 200)
         #expect(try F.body(response)["refresh_token"] == nil)
     }
@@ -84,7 +85,7 @@ import Testing
     @Test(arguments: ["", "code=", "code=(null)", "code_verifier=x", "code=%zz"])
     func missingOrMalformedCodeNeverCallsTheProvider(body: String) async throws {
         let upstream = RecordingUpstream()
-        let response = try await F.service(upstream).swap(F.form(body), provider: try F.provider())
+        let response = try await F.service(upstream).swap(F.form(body), provider: try F.provider()).response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -96,7 +97,7 @@ import Testing
             method: .post, target: "/v1/swap",
             headers: HTTPHeaders([("Content-Type", "text/plain")]),
             body: Array("code=c".utf8))
-        let response = try await F.service(upstream).swap(request, provider: try F.provider())
+        let response = try await F.service(upstream).swap(request, provider: try F.provider()).response
         #expect(response.status.code == 415)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -136,7 +137,7 @@ import Testing
         async throws
     {
         let response = try await F.service(RecordingUpstream(answer)).swap(
-            F.form("code=c"), provider: try F.provider())
+            F.form("code=c"), provider: try F.provider()).response
         #expect(response.status.code == status)
         #expect(try F.body(response)["error"]?.stringValue == code)
         TokenEndpointErrorTests.expectTokenHeaders(response)
@@ -146,8 +147,15 @@ import Testing
     @Test func logsOneLineWithoutCodesTokensOrSecrets() async throws {
         let logs = LogCapture()
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
-        _ = try await F.service(upstream, logs: logs).swap(
-            F.form("code=the-code-value&code_verifier=verif-value"), provider: try F.provider())
+        let provider = try F.provider()
+        // The line is written by the pipeline around the endpoint, as the service runs it.
+        let route = try #require(
+            try F.service(upstream).routes(providers: [provider], defaultProvider: provider)
+                .first { $0.path == "/v1/swap" })
+        let served = RequestPipeline(logger: logs.logger).wrap(route)
+        _ = try await served.handler(
+            F.form("code=the-code-value&code_verifier=verif-value"),
+            RequestContext(routePath: "/v1/swap"))
         #expect(logs.all.count == 1)
         let line = try #require(logs.all.first)
         #expect(line.contains("status=200"))

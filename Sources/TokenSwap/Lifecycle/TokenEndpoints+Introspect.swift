@@ -4,14 +4,14 @@ import HTTPCore
     import Glibc
 #endif
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
     /// is asked per its introspection style and the answer normalised. A sealed refresh
     /// token is never refreshed to find out: it is asked about as a refresh token where
     /// the style can (RFC 7662), else inactive. Served only for providers that introspect;
     /// rate limited per client by its route (RFC 7662 §4, token scanning).
-    public func introspect(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "introspect") {
+    public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "introspect") {
             () async throws(TokenEndpointError) in
             let token = try Self.lifecycleToken(in: request)
             let result: IntrospectionResult

@@ -1,10 +1,10 @@
 import HTTPCore
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/swap`: an authorization code for tokens (RFC 6749 §4.1.3). The refresh
     /// token, if the provider issued one, goes back sealed.
-    public func swap(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "authorization_code") {
+    public func swap(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "authorization_code") {
             () async throws(TokenEndpointError) in
             let fields = try TokenRequestFields.decode(request)
             guard let code = fields["code"] else { throw .invalidRequest("code is missing") }

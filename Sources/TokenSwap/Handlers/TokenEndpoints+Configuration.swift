@@ -1,6 +1,6 @@
 import Logging
 
-extension TokenService {
+extension TokenEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
     public init(
@@ -17,7 +17,7 @@ extension TokenService {
     }
 
     /// Every token route of the configuration's providers.
-    public func routes(for configuration: ServiceConfiguration) -> [TokenRoute] {
+    public func routes(for configuration: ServiceConfiguration) -> [ServiceRoute] {
         let perMinute = configuration.introspectionRateLimitPerMinute
         return routes(
             providers: configuration.providers, defaultProvider: configuration.defaultProvider,

@@ -1,14 +1,14 @@
 import HTTPCore
 import Sealing
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/refresh`: a sealed refresh token for a new access token (RFC 6749 §6).
     /// A token that does not open is `invalid_grant` without calling the provider. The
     /// answer always carries a refresh token: the rotated one sealed, or else the
     /// client's own (resealed under the active key if an older key opened it, so old
     /// keys drain away; otherwise byte-for-byte what the client sent).
-    public func refresh(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "refresh_token") {
+    public func refresh(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "refresh_token") {
             () async throws(TokenEndpointError) in
             let fields = try TokenRequestFields.decode(request)
             guard let sealed = fields["refresh_token"] else {

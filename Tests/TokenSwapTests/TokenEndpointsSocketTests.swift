@@ -8,8 +8,8 @@ import Testing
 
 /// The handlers behind the real HTTP server, calling the sandbox through the real HTTP
 /// client over loopback sockets: the production path except TLS.
-@Suite struct TokenServiceSocketTests {
-    typealias F = TokenServiceFixtures
+@Suite struct TokenEndpointsSocketTests {
+    typealias F = TokenEndpointsFixtures
 
     /// A running provider (the sandbox over HTTP) and a running tokenswap in front of it.
     struct Stack {
@@ -45,10 +45,9 @@ import Testing
         }
     }
 
-    static func router(_ routes: [TokenRoute]) -> Router {
-        var router = Router()
-        for route in routes { router.add(route.method, route.path, handler: route.handler) }
-        return router
+    /// The routes as the service serves them: through the request pipeline.
+    static func router(_ routes: [ServiceRoute]) -> Router {
+        Router(routes.map(RequestPipeline(logger: LogCapture().logger).wrap))
     }
 
     static func stack(
@@ -69,7 +68,7 @@ import Testing
             authMethod: template.authMethod,
             redirectURI: template.redirectURI, allowedRedirectURIs: template.allowedRedirectURIs)
         let client = try HTTPClient()
-        let service = TokenService(
+        let service = TokenEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: client,
             upstreamTimeoutSeconds: timeoutSeconds,
             logger: LogCapture().logger)

@@ -3,8 +3,8 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenServiceRefreshTests {
-    typealias F = TokenServiceFixtures
+@Suite struct TokenEndpointsRefreshTests {
+    typealias F = TokenEndpointsFixtures
 
     static func refreshForm(_ sealed: String) -> HTTPRequest {
         F.form("refresh_token=\(sealed)&client_id=x", path: "/v1/refresh")
@@ -19,7 +19,7 @@ import Testing
                 #"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":"raw-new"}"#
             ))
         let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealed), provider: provider)
+            Self.refreshForm(sealed), provider: provider).response
         #expect(response.status.code == 200)
         TokenEndpointErrorTests.expectTokenHeaders(response)
         let fields = try F.sentFields(try #require(upstream.requests.first))
@@ -38,7 +38,7 @@ import Testing
         ] {
             let upstream = RecordingUpstream(RecordingUpstream.json(200, body))
             let response = try await F.service(upstream).refresh(
-                Self.refreshForm(sealed), provider: provider)
+                Self.refreshForm(sealed), provider: provider).response
             #expect(try F.body(response)["refresh_token"]?.stringValue == sealed)
         }
     }
@@ -49,7 +49,7 @@ import Testing
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#))
         let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealedOld), provider: provider)
+            Self.refreshForm(sealedOld), provider: provider).response
         let answer = try #require(try F.body(response)["refresh_token"]?.stringValue)
         #expect(answer != sealedOld)
         let opened = try F.open(answer, keys: F.newKey, provider: provider)
@@ -78,7 +78,7 @@ import Testing
         ] {
             let upstream = RecordingUpstream()
             let response = try await F.service(upstream).refresh(
-                Self.refreshForm(FormURLEncoding.encodeComponent(candidate)), provider: provider)
+                Self.refreshForm(FormURLEncoding.encodeComponent(candidate)), provider: provider).response
             #expect(response.status.code == 400)
             #expect(try F.body(response)["error"]?.stringValue == "invalid_grant")
             #expect(upstream.requests.isEmpty)
@@ -89,7 +89,7 @@ import Testing
     func missingRefreshTokenIsInvalidRequest(body: String) async throws {
         let upstream = RecordingUpstream()
         let response = try await F.service(upstream).refresh(
-            F.form(body, path: "/v1/refresh"), provider: try F.provider())
+            F.form(body, path: "/v1/refresh"), provider: try F.provider()).response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -103,7 +103,7 @@ import Testing
             RecordingUpstream(RecordingUpstream.json(400, providerBody))
         )
         .refresh(
-            F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider)
+            F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider).response
         #expect(response.status.code == 400)
         #expect(response.body == Array(providerBody.utf8))
     }

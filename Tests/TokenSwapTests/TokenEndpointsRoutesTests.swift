@@ -3,8 +3,8 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenServiceRoutesTests {
-    typealias F = TokenServiceFixtures
+@Suite struct TokenEndpointsRoutesTests {
+    typealias F = TokenEndpointsFixtures
 
     @Test func routesCoverAliasesAndEveryProvider() async throws {
         let spotify = try F.provider()
@@ -34,7 +34,7 @@ import Testing
         let routes = try F.service(upstream).routes(
             providers: [spotify, linkedin], defaultProvider: spotify)
         let route = try #require(routes.first { $0.path == path })
-        let response = await route.handler(F.form("code=c", path: path))
+        let response = await route.answer(F.form("code=c", path: path))
         #expect(response.status.code == 200)
         let sent = try #require(upstream.requests.first)
         #expect(try F.sentFields(sent)["grant_type"] == grant)
@@ -51,21 +51,21 @@ import Testing
         let upstream = RecordingUpstream(RecordingUpstream.json(200, #"{"access_token":"a"}"#))
         let routes = try F.service(upstream).routes(
             providers: [spotify, linkedin], defaultProvider: spotify)
-        let response = try await #require(routes.first { $0.path == path }).handler(
+        let response = try await #require(routes.first { $0.path == path }).answer(
             F.form("refresh_token=\(sealed)", path: path))
         #expect(response.status.code == 200)
         #expect(try F.body(response)["refresh_token"]?.stringValue == sealed)
     }
 }
 
-@Suite struct TokenServiceConfigurationTests {
+@Suite struct TokenEndpointsConfigurationTests {
     @Test func serviceAndRoutesFollowTheConfiguration() async throws {
         let config = try await ConfigurationFixtures.load(
             ["TOKENSWAP_PROVIDERS": "spotify,linkedin", "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "4"],
             sandbox: true)
         let sandbox = SandboxProvider(
             providers: config.providers, defaultProvider: config.defaultProvider)
-        let service = TokenService(
+        let service = TokenEndpoints(
             configuration: config, transport: sandbox, logger: LogCapture().logger)
         #expect(service.upstreamTimeoutSeconds == 4)
         let paths = Set(service.routes(for: config).map(\.path))
@@ -75,7 +75,7 @@ import Testing
         let response = try await #require(
             service.routes(for: config).first { $0.path == "/v1/linkedin/swap" }
         )
-        .handler(TokenServiceFixtures.form("code=sandbox-no-refresh"))
+        .answer(TokenEndpointsFixtures.form("code=sandbox-no-refresh"))
         #expect(response.status.code == 200)
     }
 }

@@ -1,13 +1,13 @@
 import HTTPCore
 import Sealing
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/<name>/device/code`: the device authorization request (RFC 8628 §3.1,
     /// CONTRACT §7). Checks the scope against the allow-list, asks the provider in its
     /// dialect, and answers RFC 8628 §3.2 with the device code sealed (typed, with its
     /// expiry) so the service keeps no state.
-    public func deviceCode(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "device_code_request") {
+    public func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "device_code_request") {
             () async throws(TokenEndpointError) in
             guard let device = provider.device else { throw .unknownProvider }
             // RFC 8628 §5.4: every request creates a pending grant under the app's name.
@@ -40,8 +40,8 @@ extension TokenService {
     /// poll sooner than the code's interval `slow_down` (interval +5 s), all without
     /// calling the provider. Otherwise the provider is polled in its dialect and its
     /// answer normalised; tokens come back as from `/v1/swap`.
-    public func deviceToken(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "device_code") {
+    public func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "device_code") {
             () async throws(TokenEndpointError) in
             let fields = try TokenRequestFields.decode(request)
             return try await pollDevice(fields, provider: provider)

@@ -1,7 +1,7 @@
 import HTTPCore
 import Sealing
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8): a token that opens as this
     /// provider's sealed refresh token is revoked upstream as a refresh token, anything
     /// else as an access token. `200 {}` whether the provider revoked it or calls it
@@ -9,8 +9,8 @@ extension TokenService {
     /// `Retry-After` when the provider failed (§2.2.1). `Tokenswap-Revocation` says
     /// whether the request went to the provider (`forwarded`) or could not
     /// (`unsupported`: tokenswap is stateless and cannot kill a token by itself).
-    public func revoke(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
-        await answer(request, provider: provider, grant: "revoke") {
+    public func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "revoke") {
             () async throws(TokenEndpointError) in
             let token = try Self.lifecycleToken(in: request)
             let outcome: RevocationOutcome

@@ -1,13 +1,13 @@
 import HTTPCore
 
-extension TokenService {
+extension TokenEndpoints {
     /// `POST /v1/<name>/token` (RFC 6749 §3.2, CONTRACT §8): one token endpoint for
     /// standard client libraries. `grant_type` picks the swap, the refresh or (for providers
     /// with a device endpoint) the device-token path, which then answer exactly as
     /// `/v1/swap`, `/v1/refresh` and `/device/token` do. Clients are public
     /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
     /// provider's, else `401 invalid_client` (§5.2).
-    public func token(_ request: HTTPRequest, provider: Provider) async -> HTTPResponse {
+    public func token(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         let grantType: String
         do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(
@@ -37,9 +37,9 @@ extension TokenService {
 
     /// A token endpoint request refused before any grant ran, logged like the others.
     private func refused(_ request: HTTPRequest, provider: Provider, _ error: TokenEndpointError)
-        async -> HTTPResponse
+        async -> EndpointAnswer
     {
-        await answer(request, provider: provider, grant: "token") {
+        await answer(provider: provider, grant: "token") {
             () async throws(TokenEndpointError) -> HTTPResponse in throw error
         }
     }

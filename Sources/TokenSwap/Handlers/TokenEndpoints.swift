@@ -6,7 +6,7 @@ import Sealing
 /// The swap, refresh and device endpoints (CONTRACT §2, §7) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
 /// failure is a `TokenEndpointError`, turned into a response in one place.
-public struct TokenService: Sendable {
+public struct TokenEndpoints: Sendable {
     public let keyRing: KeyRing
     public let transport: any UpstreamTransport
     public let upstreamTimeoutSeconds: Double

@@ -1,0 +1,21 @@
+import HTTPCore
+
+/// One endpoint: a method, an exact path, and what serves it. The one route shape from
+/// the server up: the server routes `Route<HTTPHandler>`, and the product describes its
+/// endpoints as `Route` of its own handler type before wrapping them into that.
+public struct Route<Handler: Sendable>: Sendable {
+    public let method: HTTPMethod
+    public let path: String
+    public let handler: Handler
+
+    public init(_ method: HTTPMethod, _ path: String, handler: Handler) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+
+    /// The same endpoint served by `transform(handler)`.
+    public func map<Other>(_ transform: (Handler) -> Other) -> Route<Other> {
+        Route<Other>(method, path, handler: transform(handler))
+    }
+}

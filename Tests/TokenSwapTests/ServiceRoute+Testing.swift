@@ -1,0 +1,12 @@
+import HTTPCore
+import HTTPServer
+
+@testable import TokenSwap
+
+extension Route where Handler == Endpoint {
+    /// Runs this endpoint directly, as the pipeline would, and returns its response.
+    func answer(_ request: HTTPRequest) async -> HTTPResponse {
+        await handler.handle(request, ServiceContext(requestID: "test-request", routePath: path))
+            .response
+    }
+}
