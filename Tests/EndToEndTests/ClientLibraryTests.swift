@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real OAuth client libraries (authlib's and requests-oauthlib's `OAuth2Session`, from
 /// PyPI, installed by .ci/run) against `tokenswap serve --sandbox`: discovery from the
@@ -20,6 +20,7 @@ import TestSupport
         #expect(passed, "client_libraries.py:\n\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("\nok   authlib: a revoked refresh token is refused\n"))
         #expect(
-            result.stdout.contains("\nok   requests-oauthlib: a revoked refresh token is refused\n"))
+            result.stdout.contains("\nok   requests-oauthlib: a revoked refresh token is refused\n")
+        )
     }
 }

@@ -53,8 +53,10 @@ import Testing
         let keys = Deployment.newKey("G")
         let server = try await Self.serve(
             "google", stub: stub, deployment: deployment, keys: keys,
-            paths: ["TOKEN_URL": "/token", "REVOCATION_URL": "/revoke",
-                    "INTROSPECTION_URL": "/tokeninfo"])
+            paths: [
+                "TOKEN_URL": "/token", "REVOCATION_URL": "/revoke",
+                "INTROSPECTION_URL": "/tokeninfo",
+            ])
         let port = server.port
         let sealed = try await Self.sealed("rt-raw-google", stub: stub, port: port, name: "google")
         try await stub.answer(status: 200, body: "{}", path: "/revoke")
@@ -63,7 +65,8 @@ import Testing
             RevocationTests.expectRevoked(answer, "forwarded")
         }
         try await stub.answer(
-            status: 400, body: #"{"error":"invalid_token","error_description":"Token expired or revoked"}"#,
+            status: 400,
+            body: #"{"error":"invalid_token","error_description":"Token expired or revoked"}"#,
             path: "/revoke")
         RevocationTests.expectRevoked(
             try await Exchange.form("/v1/revoke", port: port, [("token", "at-dead")]), "forwarded")
@@ -103,14 +106,16 @@ import Testing
         let received = try await stub.received()
         try #require(received.count == 7)
         let revocations = Array(received[1...3])
-        #expect(revocations.map(\.form) == [
-            ["token": "rt-raw-google"], ["token": "at-google"], ["token": "at-dead"],
-        ])
+        #expect(
+            revocations.map(\.form) == [
+                ["token": "rt-raw-google"], ["token": "at-google"], ["token": "at-dead"],
+            ])
         let infos = Array(received[4...6])
-        #expect(infos.map(\.form) == [
-            ["access_token": "at-google"], ["access_token": "at-google"],
-            ["access_token": "at-dead"],
-        ])
+        #expect(
+            infos.map(\.form) == [
+                ["access_token": "at-google"], ["access_token": "at-google"],
+                ["access_token": "at-dead"],
+            ])
         for request in revocations + infos {
             #expect(request.method == "POST")
             #expect(request.header("Authorization") == nil)
@@ -131,8 +136,10 @@ import Testing
         let path = "/applications/\(Deployment.clientID)/token"
         let server = try await Self.serve(
             "github", stub: stub, deployment: deployment, keys: keys,
-            paths: ["TOKEN_URL": "/login/oauth/access_token", "REVOCATION_URL": api,
-                    "INTROSPECTION_URL": api])
+            paths: [
+                "TOKEN_URL": "/login/oauth/access_token", "REVOCATION_URL": api,
+                "INTROSPECTION_URL": api,
+            ])
         let port = server.port
         let sealed = try await Self.sealed("rt-raw-github", stub: stub, port: port, name: "github")
 
@@ -194,9 +201,11 @@ import Testing
         let keys = Deployment.newKey("L")
         let server = try await Self.serve(
             "l2p", stub: stub, deployment: deployment, keys: keys,
-            paths: ["TOKEN_URL": "/oauth2.svc/token", "REVOCATION_URL": "/oauth2.svc/token",
-                    "INTROSPECTION_URL": "/oauth2.svc/tokeninfo",
-                    "DEVICE_AUTHORIZATION_URL": "/oauth2.svc/code"])
+            paths: [
+                "TOKEN_URL": "/oauth2.svc/token", "REVOCATION_URL": "/oauth2.svc/token",
+                "INTROSPECTION_URL": "/oauth2.svc/tokeninfo",
+                "DEVICE_AUTHORIZATION_URL": "/oauth2.svc/code",
+            ])
         let port = server.port
         let sealed = try await Self.sealed("rt-raw-l2p", stub: stub, port: port, name: "l2p")
         try await stub.answer(status: 200, body: #"{"status":"ok"}"#)
@@ -260,7 +269,8 @@ import Testing
         let port = server.port
         try await stub.answer(
             status: 200,
-            body: #"{"device_code":"dc-raw","user_code":"WDJB-MJHT","verification_uri":"https://example.com/device","expires_in":900,"interval":5}"#,
+            body:
+                #"{"device_code":"dc-raw","user_code":"WDJB-MJHT","verification_uri":"https://example.com/device","expires_in":900,"interval":5}"#,
             path: "/device/code")
         let code = try await Exchange.form("/v1/acme/device/code", port: port, [])
         let sealedCode = try #require(code.string("device_code"), "\(code)")

@@ -63,7 +63,9 @@ import Testing
         for request in received[1...] {
             #expect(request.method == "POST")
             #expect(request.target == Self.revokePath)
-            #expect(request.header("Authorization") == UpstreamRequestTests.basic(Deployment.clientID, secret))
+            #expect(
+                request.header("Authorization")
+                    == UpstreamRequestTests.basic(Deployment.clientID, secret))
             #expect(!request.body.contains(secret))
             #expect(!request.target.contains(secret))
         }
@@ -71,9 +73,13 @@ import Testing
         #expect(received[2].form == ["token": "at-clear-1", "token_type_hint": "access_token"])
 
         let metrics = try await OperationsTests.scrape(stack.port)
-        #expect(metrics.contains(#"tokenswap_revocations_total{provider="spotify",outcome="revoked"} 2"#))
         #expect(
-            try await stack.finish(secrets: ["rt-raw-revoke", sealed, "at-clear-1", "code-rt-raw-revoke"])
+            metrics.contains(
+                #"tokenswap_revocations_total{provider="spotify",outcome="revoked"} 2"#))
+        #expect(
+            try await stack.finish(secrets: [
+                "rt-raw-revoke", sealed, "at-clear-1", "code-rt-raw-revoke",
+            ])
                 == 0)
     }
 
@@ -107,7 +113,9 @@ import Testing
         #expect(received[3].form == ["token": String(tampered), "token_type_hint": "access_token"])
 
         let metrics = try await OperationsTests.scrape(stack.port)
-        #expect(metrics.contains(#"tokenswap_revocations_total{provider="spotify",outcome="invalid"} 2"#))
+        #expect(
+            metrics.contains(
+                #"tokenswap_revocations_total{provider="spotify",outcome="invalid"} 2"#))
         #expect(try await stack.finish(secrets: ["rt-raw-oracle", sealed]) == 0)
     }
 
@@ -116,13 +124,14 @@ import Testing
     @Test func aFailingProviderIs503WithRetryAfter() async throws {
         let stub = try await ProviderStub.start()
         let stack = try await StubStack.start(stub: stub, extra: Self.rfc7009(stub, timeout: "1"))
-        let cases: [(status: Int, headers: [(String, String)], mode: String, retryAfter: String)] = [
-            (500, [], "normal", "30"),
-            (429, [("Retry-After", "12")], "normal", "12"),
-            (401, [], "normal", "30"),
-            (200, [], "slow", "30"),
-            (200, [], "garbage", "30"),
-        ]
+        let cases: [(status: Int, headers: [(String, String)], mode: String, retryAfter: String)] =
+            [
+                (500, [], "normal", "30"),
+                (429, [("Retry-After", "12")], "normal", "12"),
+                (401, [], "normal", "30"),
+                (200, [], "slow", "30"),
+                (200, [], "garbage", "30"),
+            ]
         for failure in cases {
             try await stub.answer(
                 status: failure.status, headers: failure.headers, body: "{}", mode: failure.mode,
@@ -135,7 +144,9 @@ import Testing
             #expect(answer.header("Tokenswap-Revocation") == nil)
         }
         let metrics = try await OperationsTests.scrape(stack.port)
-        #expect(metrics.contains(#"tokenswap_revocations_total{provider="spotify",outcome="failed"} 5"#))
+        #expect(
+            metrics.contains(#"tokenswap_revocations_total{provider="spotify",outcome="failed"} 5"#)
+        )
         #expect(try await stack.finish(secrets: ["at-clear-503"]) == 0)
     }
 

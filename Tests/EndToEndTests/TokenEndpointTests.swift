@@ -67,17 +67,33 @@ import Testing
     @Test func refusalsNeverReachTheProvider() async throws {
         let stack = try await StubStack.start()
         let basicWrong = "Basic " + Data("someone-else:".utf8).base64EncodedString()
-        let cases: [(fields: [(String, String)], headers: [(String, String)], status: Int, error: String)] = [
-            ([("grant_type", "authorization_code"), ("code", "c"), ("client_id", "someone-else")], [], 401, "invalid_client"),
-            ([("grant_type", "refresh_token"), ("refresh_token", "r")], [("Authorization", basicWrong)], 401, "invalid_client"),
-            ([("code", "c")], [], 400, "invalid_request"),
-            ([("grant_type", ""), ("code", "c")], [], 400, "invalid_request"),
-            ([("grant_type", "password"), ("username", "u"), ("password", "p")], [], 400, "unsupported_grant_type"),
-            ([("grant_type", "client_credentials")], [], 400, "unsupported_grant_type"),
-            ([("grant_type", "authorization_code")], [], 400, "invalid_request"),
-            ([("grant_type", "refresh_token")], [], 400, "invalid_request"),
-            ([("grant_type", "refresh_token"), ("grant_type", "authorization_code")], [], 400, "invalid_request"),
-        ]
+        let cases:
+            [(fields: [(String, String)], headers: [(String, String)], status: Int, error: String)] =
+                [
+                    (
+                        [
+                            ("grant_type", "authorization_code"), ("code", "c"),
+                            ("client_id", "someone-else"),
+                        ], [], 401, "invalid_client"
+                    ),
+                    (
+                        [("grant_type", "refresh_token"), ("refresh_token", "r")],
+                        [("Authorization", basicWrong)], 401, "invalid_client"
+                    ),
+                    ([("code", "c")], [], 400, "invalid_request"),
+                    ([("grant_type", ""), ("code", "c")], [], 400, "invalid_request"),
+                    (
+                        [("grant_type", "password"), ("username", "u"), ("password", "p")], [], 400,
+                        "unsupported_grant_type"
+                    ),
+                    ([("grant_type", "client_credentials")], [], 400, "unsupported_grant_type"),
+                    ([("grant_type", "authorization_code")], [], 400, "invalid_request"),
+                    ([("grant_type", "refresh_token")], [], 400, "invalid_request"),
+                    (
+                        [("grant_type", "refresh_token"), ("grant_type", "authorization_code")], [],
+                        400, "invalid_request"
+                    ),
+                ]
         for refusal in cases {
             let body = refusal.fields.map { "\(Exchange.encode($0.0))=\(Exchange.encode($0.1))" }
                 .joined(separator: "&")

@@ -15,7 +15,8 @@ extension TokenEndpoints {
     public func routes(
         providers: [Provider], defaultProvider: Provider, introspectionLimiter: RateLimiter? = nil
     ) -> [ServiceRoute] {
-        typealias Handler = @Sendable (TokenEndpoints, HTTPRequest, Provider) async
+        typealias Handler =
+            @Sendable (TokenEndpoints, HTTPRequest, Provider) async
             -> EndpointAnswer
         var routes: [ServiceRoute] = []
         func add(

@@ -93,7 +93,9 @@ extension Provider {
                 let names = scopes.compactMap(\.stringValue)
                 renamed.append(.init("scope", .string(names.joined(separator: " "))))
             }
-            if let client = object["app"]?["client_id"] { renamed.append(.init("client_id", client)) }
+            if let client = object["app"]?["client_id"] {
+                renamed.append(.init("client_id", client))
+            }
             if let login = object["user"]?["login"] { renamed.append(.init("username", login)) }
             if let expires = object["expires_at"]?.stringValue,
                 let seconds = Self.epochSeconds(iso8601: expires)

@@ -81,7 +81,8 @@ extension SandboxProvider {
         let fields: [String: String]
         let client: Client
         switch clientRequest(headers: headers, body: body) {
-        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
+        case .accepted(let accepted, let authenticated):
+            (fields, client) = (accepted, authenticated)
         case .refused(let response): return .answered(.now(response))
         }
         guard let token = fields[field], !token.isEmpty else {
