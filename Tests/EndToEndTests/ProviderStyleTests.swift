@@ -211,6 +211,15 @@ import Testing
         try await stub.answer(status: 200, body: #"{"status":"ok"}"#)
         RevocationTests.expectRevoked(
             try await Exchange.form("/v1/revoke", port: port, [("token", sealed)]), "forwarded")
+        // L2P refuses with HTTP 200 and a status string: the client sees the same 200.
+        try await stub.answer(status: 200, body: #"{"status":"error: refresh token invalid."}"#)
+        RevocationTests.expectRevoked(
+            try await Exchange.form("/v1/revoke", port: port, [("token", sealed)]), "forwarded")
+        let metrics = try await OperationsTests.scrape(port)
+        #expect(
+            metrics.contains(#"tokenswap_revocations_total{provider="l2p",outcome="revoked"} 1"#))
+        #expect(
+            metrics.contains(#"tokenswap_revocations_total{provider="l2p",outcome="invalid"} 1"#))
         // L2P invalidates refresh tokens only.
         RevocationTests.expectRevoked(
             try await Exchange.form("/v1/revoke", port: port, [("token", "at-l2p")]),
@@ -232,7 +241,7 @@ import Testing
             try await Exchange.form("/v1/introspect", port: port, [("token", "at-l2p")]).body
                 == #"{"active":false}"#)
 
-        let received = Array(try await stub.received().dropFirst())
+        let received = Array(try await stub.received().dropFirst(2))
         try #require(received.count == 3)
         #expect(received[0].target == "/oauth2.svc/token")
         #expect(

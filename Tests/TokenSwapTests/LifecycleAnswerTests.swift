@@ -22,7 +22,22 @@ import Testing
         (302, [], .failed(retryAfterSeconds: 30)),
     ])
     func revocationOutcomes(status: Int, headers: [(String, String)], expected: RevocationOutcome) {
-        #expect(RevocationOutcome.interpret(Self.response(status, headers)) == expected)
+        #expect(
+            RevocationOutcome.interpret(Self.response(status, headers), style: .rfc7009)
+                == expected)
+    }
+
+    /// L2P says everything with HTTP 200 and a `status` string.
+    @Test func l2pStatusStrings() {
+        func answer(_ body: String) -> HTTPResponse {
+            HTTPResponse(status: .ok, body: Array(body.utf8))
+        }
+        #expect(RevocationOutcome.interpret(answer(#"{"status":"ok"}"#), style: .l2p) == .revoked)
+        #expect(
+            RevocationOutcome.interpret(
+                answer(#"{"status":"error: refresh token invalid."}"#), style: .l2p) == .invalid)
+        #expect(RevocationOutcome.interpret(answer("garbage"), style: .l2p) == .invalid)
+        #expect(RevocationOutcome.interpret(answer("garbage"), style: .google) == .revoked)
     }
 
     @Test func introspectionKeepsOnlyRFC7662MembersWithIntegerTimes() {

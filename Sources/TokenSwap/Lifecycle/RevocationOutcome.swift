@@ -32,8 +32,13 @@ public enum RevocationOutcome: Sendable, Equatable {
     /// client is told to retry rather than to forget a live token; any other 4xx is the
     /// provider calling the token invalid or unknown (RFC 7009 §2.2; GitHub answers 404
     /// or 422).
-    static func interpret(_ response: HTTPResponse) -> RevocationOutcome {
+    /// L2P answers everything with HTTP 200 and a `status` string: anything but `ok` is
+    /// the provider calling the token invalid.
+    static func interpret(_ response: HTTPResponse, style: RevocationStyle) -> RevocationOutcome {
         switch response.status.code {
+        case 200..<300 where style == .l2p:
+            (try? JSONParser.parse(response.body))?["status"]?.stringValue == "ok"
+                ? .revoked : .invalid
         case 200..<300: .revoked
         case 401, 403: .failed(retryAfterSeconds: defaultRetryAfterSeconds)
         case 429, 500...:

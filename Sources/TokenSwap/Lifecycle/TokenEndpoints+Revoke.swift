@@ -22,7 +22,8 @@ extension TokenEndpoints {
                     do {
                         outcome = RevocationOutcome.interpret(
                             try await transport.send(
-                                upstream, timeoutSeconds: upstreamTimeoutSeconds))
+                                upstream, timeoutSeconds: upstreamTimeoutSeconds),
+                            style: provider.lifecycle.revocationStyle)
                     } catch {
                         // Unreachable or too slow: the token may be live (§2.2.1).
                         outcome = .failed(

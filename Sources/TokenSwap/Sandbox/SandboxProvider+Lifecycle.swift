@@ -32,7 +32,8 @@ extension SandboxProvider {
     }
 
     /// The introspection endpoint (RFC 7662 §2): live access and refresh tokens of the
-    /// calling client are `active` with `scope`, `client_id`, `token_type`, `exp`, `iat`;
+    /// calling client are `active` with `scope` and `client_id` (access tokens also `token_type`,
+    /// `exp`, `iat`);
     /// anything else is `{"active":false}` and nothing more (§2.2).
     func answerIntrospection(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
         let (token, client): (String, Client)
@@ -56,10 +57,10 @@ extension SandboxProvider {
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
             {
+                // RFC 7662 §2.2's token_type is an access token's type: none here.
                 return [
                     .init("active", .bool(true)), .init("scope", .string(grant.scope)),
                     .init("client_id", .string(grant.clientID)),
-                    .init("token_type", .string("refresh_token")),
                 ]
             }
             return nil
