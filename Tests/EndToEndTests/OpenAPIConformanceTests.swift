@@ -147,23 +147,8 @@ import Testing
                 // 405 is documented on the POST operation that the wrong method reached.
                 record(method == "GET" && answer.status == 405 ? "POST" : method, path, answer)
             }
-            if path.contains("{provider}") {
-                record(
-                    "POST", path,
-                    try await Exchange.form(
-                        concrete(path, provider: "nope"), port: port, validFields(path)))
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", concrete(path, provider: "nope"), port: port,
-                        headers: [("Origin", "https://app.example")]))
-            }
-            for origin in ["https://app.example", "https://evil.example"] {
-                record(
-                    "OPTIONS", path,
-                    try await Exchange.request(
-                        "OPTIONS", target, port: port, headers: [("Origin", origin)]))
-            }
+            try await Self.recordProviderAndPreflights(
+                path, fields: validFields(path), port: port, record)
         }
         let metadataPath = "/.well-known/oauth-authorization-server/v1/{provider}"
         for name in ["spotify", "nope"] {
@@ -255,6 +240,8 @@ import Testing
         #expect(try await sandbox.exitStatus(withinSeconds: 5) == 0)
         expectNoSecrets(in: [sandbox.output], [sandboxSecret, code])
 
+        try await Self.deviceOutcomes(record)
+
         for outcome in documented.subtracting(Self.pending).sorted(by: {
             $0.description < $1.description
         })
@@ -268,6 +255,120 @@ import Testing
             $0.description < $1.description
         }) {
             Issue.record("produced but not documented: \(outcome)")
+        }
+    }
+
+    /// The device grant's paths (CONTRACT §7) in front of a stub with a device endpoint,
+    /// each answer of the provider on each path, and the sandbox's device endpoints.
+    static func deviceOutcomes(_ record: (String, String, Exchange.Answer) -> Void) async throws {
+        let stack = try await DeviceStubTests.start(extra: [
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1",
+            "TOKENSWAP_CORS_ORIGINS": "https://app.example",
+            "TOKENSWAP_DEVICE_RATE_LIMIT": "0",
+        ])
+        let port = stack.port
+        let paths = [
+            "/v1/device/code", "/v1/{provider}/device/code", "/v1/device/token",
+            "/v1/{provider}/device/token",
+        ]
+        func concrete(_ path: String, provider: String = "spotify") -> String {
+            path.replacingOccurrences(of: "{provider}", with: provider)
+        }
+        /// A fresh sealed device code (each poll its own, so none is answered slow_down).
+        func sealedCode() async throws -> String {
+            try await DeviceStubTests.answerDeviceCode(stack)
+            return try #require(try await DeviceFlow.requestCode(port).string("device_code"))
+        }
+        let answers: [(status: Int, headers: [(String, String)], body: String, mode: String)] = [
+            (200, [], #"{"access_token":"a","token_type":"Bearer","expires_in":60}"#, "normal"),
+            (400, [], #"{"error":"authorization_pending"}"#, "normal"),
+            (401, [], #"{"error":"invalid_client"}"#, "normal"),
+            (429, [("Retry-After", "3")], "busy", "normal"),
+            (500, [], "down", "normal"),
+            (200, [], "{}", "slow"),
+        ]
+        for answer in answers {
+            for path in paths {
+                let isPoll = path.hasSuffix("token")
+                let fields = isPoll ? [("device_code", try await sealedCode())] : []
+                if isPoll || answer.status != 200 || answer.mode != "normal" {
+                    try await stack.stub.answer(
+                        status: answer.status, headers: answer.headers, body: answer.body,
+                        mode: answer.mode, delayMilliseconds: answer.mode == "slow" ? 3000 : 0,
+                        path: isPoll ? DeviceStubTests.tokenPath : DeviceStubTests.devicePath)
+                } else {
+                    try await DeviceStubTests.answerDeviceCode(stack)
+                }
+                record("POST", path, try await Exchange.form(concrete(path), port: port, fields))
+            }
+        }
+        for path in paths {
+            let target = concrete(path)
+            for bytes in [
+                raw("POST", target, "Content-Type: text/plain\r\nContent-Length: 1\r\n", "x"),
+                raw("POST", target, formHeader + "Content-Length: 100000\r\n"),
+                raw(
+                    "POST", target,
+                    String(
+                        repeating: "X-Filler: \(String(repeating: "f", count: 1000))\r\n",
+                        count: 20) + "Content-Length: 0\r\n"),
+            ] {
+                record("POST", path, try await Exchange.send(bytes, port: port))
+            }
+            let wrongMethod = try await Exchange.request("GET", target, port: port)
+            record(wrongMethod.status == 405 ? "POST" : "GET", path, wrongMethod)
+            try await Self.recordProviderAndPreflights(path, fields: [], port: port, record)
+        }
+        #expect(try await stack.finish(secrets: []) == 0)
+
+        // The sandbox's device endpoint and verification page.
+        let sandbox = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let code = try await Exchange.request(
+            "POST", "/sandbox/device/code", port: sandbox.port,
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "client_id=sandbox-spotify&scope=tv")
+        record("POST", "/sandbox/device/code", code)
+        record(
+            "POST", "/sandbox/device/code",
+            try await Exchange.request("POST", "/sandbox/device/code", port: sandbox.port, body: "")
+        )
+        record(
+            "POST", "/sandbox/device/code",
+            try await Exchange.form(
+                "/sandbox/device/code", port: sandbox.port, [("client_id", "x")]))
+        record(
+            "GET", "/sandbox/device",
+            try await Exchange.request("GET", "/sandbox/device", port: sandbox.port))
+        let userCode = try #require(code.string("user_code"))
+        record(
+            "POST", "/sandbox/device", try await DeviceFlow.decide(sandbox.port, userCode: userCode)
+        )
+        record(
+            "POST", "/sandbox/device", try await DeviceFlow.decide(sandbox.port, userCode: userCode)
+        )
+        #expect(try await sandbox.stop() == 0)
+    }
+
+    /// For a `{provider}` path, the unknown provider (404) by POST and OPTIONS; for every
+    /// path, the preflight from an allowed and a refused origin.
+    static func recordProviderAndPreflights(
+        _ path: String, fields: [(String, String)], port: UInt16,
+        _ record: (String, String, Exchange.Answer) -> Void
+    ) async throws {
+        if path.contains("{provider}") {
+            let unknown = path.replacingOccurrences(of: "{provider}", with: "nope")
+            record("POST", path, try await Exchange.form(unknown, port: port, fields))
+            record(
+                "OPTIONS", path,
+                try await Exchange.request(
+                    "OPTIONS", unknown, port: port, headers: [("Origin", "https://app.example")]))
+        }
+        let target = path.replacingOccurrences(of: "{provider}", with: "spotify")
+        for origin in ["https://app.example", "https://evil.example"] {
+            record(
+                "OPTIONS", path,
+                try await Exchange.request(
+                    "OPTIONS", target, port: port, headers: [("Origin", origin)]))
         }
     }
 }

@@ -91,6 +91,14 @@ import Testing
             "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 or more"
         ),
         (
+            "TOKENSWAP_DEVICE_RATE_LIMIT", "-1",
+            "TOKENSWAP_DEVICE_RATE_LIMIT: expected requests per minute, 0 or more"
+        ),
+        (
+            "TOKENSWAP_DEVICE_RATE_LIMIT", "ten",
+            "TOKENSWAP_DEVICE_RATE_LIMIT: expected a number"
+        ),
+        (
             "TOKENSWAP_RATE_LIMIT_BURST", "0",
             "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests, 1 or more"
         ),

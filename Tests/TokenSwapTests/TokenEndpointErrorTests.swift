@@ -18,6 +18,10 @@ import Testing
             (.rateLimited(retryAfterSeconds: 3), 429, "rate_limited", "3"),
             (.unknownProvider, 404, "not_found", nil),
             (.temporarilyUnavailable(reason: "x"), 503, "temporarily_unavailable", nil),
+            (.invalidScope, 400, "invalid_scope", nil),
+            (.unopenableDeviceCode, 400, "invalid_grant", nil),
+            (.devicePoll(.accessDenied, interval: 5), 400, "access_denied", nil),
+            (.devicePoll(.expiredToken, interval: 5), 400, "expired_token", nil),
         ] as [(TokenEndpointError, Int, String, String?)])
     func rowsOfTheErrorTable(
         error: TokenEndpointError, status: Int, code: String, retryAfter: String?

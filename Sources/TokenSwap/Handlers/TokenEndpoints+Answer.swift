@@ -11,11 +11,13 @@ extension TokenEndpoints {
         do {
             let response = try await body()
             return EndpointAnswer(
-                response, outcome: RequestOutcome(provider: provider.name, grant: grant, result: "ok"))
+                response,
+                outcome: RequestOutcome(provider: provider.name, grant: grant, result: "ok"))
         } catch {
             return EndpointAnswer(
                 error.response,
-                outcome: RequestOutcome(provider: provider.name, grant: grant, result: error.errorCode))
+                outcome: RequestOutcome(
+                    provider: provider.name, grant: grant, result: error.errorCode))
         }
     }
 }

@@ -104,16 +104,7 @@ extension TokenEndpoints {
     func openDeviceCode(_ sealed: String, for provider: Provider) throws(TokenEndpointError)
         -> DeviceCodeEnvelope
     {
-        let opened: OpenedToken
-        do {
-            opened = try keyRing.open(sealed, context: Self.context(provider, kind: .deviceCode))
-        } catch .invalidToken {
-            metrics.sealingFailed(.open, reason: "invalid_token")
-            throw .unopenableDeviceCode
-        } catch {
-            metrics.sealingFailed(.open, reason: "crypto_unavailable")
-            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
-        }
+        let opened = try open(sealed, for: provider, kind: .deviceCode)
         guard let envelope = DeviceCodeEnvelope(plaintext: opened.plaintext) else {
             metrics.sealingFailed(.open, reason: "not_a_device_code")
             throw .unopenableDeviceCode

@@ -32,16 +32,20 @@ extension TokenEndpoints {
         }
     }
 
-    func open(_ sealed: String, for provider: Provider) throws(TokenEndpointError) -> OpenedToken {
+    /// Opens a sealed value of `kind` for this provider and client; any other kind,
+    /// provider or client does not open (CONTRACT §4, §7).
+    func open(_ sealed: String, for provider: Provider, kind: SealedKind = .refreshToken)
+        throws(TokenEndpointError) -> OpenedToken
+    {
         do {
-            let opened = try keyRing.open(sealed, context: Self.context(provider))
+            let opened = try keyRing.open(sealed, context: Self.context(provider, kind: kind))
             metrics.opened(keyID: opened.keyID)
             return opened
         } catch .invalidToken {
             // One bucket on purpose: the key ring does not say which check failed, so a
             // client probing the format learns nothing, from answers or from metrics.
             metrics.sealingFailed(.open, reason: "invalid_token")
-            throw .unopenableToken
+            throw kind == .deviceCode ? .unopenableDeviceCode : .unopenableToken
         } catch {
             metrics.sealingFailed(.open, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "opening failed: \(error)")

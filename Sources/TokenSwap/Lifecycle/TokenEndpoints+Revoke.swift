@@ -61,7 +61,8 @@ extension TokenEndpoints {
     /// opens as this provider's sealed one, else the value itself as an access token. A
     /// sealed token that does not open (tampered, another provider's) thus goes upstream
     /// as an "access token" the provider does not know, and is answered like any invalid
-    /// token. Only a crypto library that stopped working is an error.
+    /// token. Only a crypto library that stopped working is an error. Not `open(_:for:)`:
+    /// an access token in clear is the usual case here, not a sealing failure to count.
     func lifecycleToken(_ token: String, for provider: Provider) throws(TokenEndpointError)
         -> LifecycleToken
     {

@@ -1,20 +1,28 @@
 import Prometheus
 
+/// One series of `/revoke` or `/introspect` outcomes: provider and outcome come from the
+/// configuration and closed sets, so the label sets stay few.
+struct LifecycleKey: Hashable, Sendable {
+    let revocation: Bool
+    let provider: String
+    let outcome: String
+}
+
 extension ServiceMetrics {
-    /// Providers come from the configuration and outcomes are a closed set, so the series
-    /// stay few; the registry hands back the same counter for the same labels.
     func revocation(provider: String, _ outcome: RevocationOutcome) {
-        registry.makeCounter(
-            descriptor: MetricName.revocations,
-            labels: [("provider", provider), ("outcome", outcome.label)]
-        ).increment()
+        count(LifecycleKey(revocation: true, provider: provider, outcome: outcome.label))
     }
 
     /// `outcome`: `active`, `inactive` or `failed`.
     func introspection(provider: String, outcome: String) {
-        registry.makeCounter(
-            descriptor: MetricName.introspections,
-            labels: [("provider", provider), ("outcome", outcome)]
-        ).increment()
+        count(LifecycleKey(revocation: false, provider: provider, outcome: outcome))
+    }
+
+    private func count(_ key: LifecycleKey) {
+        lifecycleCounters.increment(key) {
+            registry.makeCounter(
+                descriptor: key.revocation ? MetricName.revocations : MetricName.introspections,
+                labels: [("provider", key.provider), ("outcome", key.outcome)])
+        }
     }
 }

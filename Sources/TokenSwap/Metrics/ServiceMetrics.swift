@@ -20,13 +20,21 @@ public final class ServiceMetrics: Sendable {
     /// Per-request series, resolved from the registry once per label set (providers and
     /// key ids come from the configuration, outcomes are a closed set, so these stay
     /// small) instead of a registry lookup with a fresh label array on every request.
-    private let upstreamCounters = Mutex<[UpstreamKey: Counter]>([:])
-    private let openCounters = Mutex<[String: Counter]>([:])
-    private let labelledCounters = Mutex<[String: Counter]>([:])
+    private let upstreamCounters = CounterCache<UpstreamKey>()
+    private let openCounters = CounterCache<String>()
+    private let deviceCodeCounters = CounterCache<String>()
+    private let devicePollCounters = CounterCache<DevicePollKey>()
+    /// Revocations and introspections by provider and outcome (`ServiceMetrics+Lifecycle`).
+    let lifecycleCounters = CounterCache<LifecycleKey>()
 
     private struct UpstreamKey: Hashable {
         let provider: String
         let outcome: UpstreamOutcome
+    }
+
+    private struct DevicePollKey: Hashable {
+        let provider: String
+        let outcome: DevicePollOutcome
     }
 
     public init() {
@@ -55,32 +63,27 @@ public final class ServiceMetrics: Sendable {
     }
 
     func upstream(provider: String, _ outcome: UpstreamOutcome) {
-        let key = UpstreamKey(provider: provider, outcome: outcome)
-        if let counter = upstreamCounters.withLock({ $0[key] }) { return counter.increment() }
-        let counter = registry.makeCounter(
-            descriptor: MetricName.upstream,
-            labels: [("provider", provider), ("outcome", outcome.rawValue)])
-        upstreamCounters.withLock { $0[key] = counter }
-        counter.increment()
+        upstreamCounters.increment(UpstreamKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.upstream,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
     }
 
     func deviceCodeIssued(provider: String) {
-        counter(MetricName.deviceCodes, [("provider", provider)]).increment()
+        deviceCodeCounters.increment(provider) {
+            registry.makeCounter(
+                descriptor: MetricName.deviceCodes, labels: [("provider", provider)])
+        }
     }
 
+    /// A locally answered poll is a hot path (`scripts/bench device`).
     func devicePoll(provider: String, _ outcome: DevicePollOutcome) {
-        counter(MetricName.devicePolls, [("provider", provider), ("outcome", outcome.rawValue)])
-            .increment()
-    }
-
-    /// A counter by labels from the configuration and closed sets, resolved once and
-    /// kept, so a hot path (a locally answered poll) does no registry lookup.
-    private func counter(_ name: MetricNameDescriptor, _ labels: [(String, String)]) -> Counter {
-        let key = ([name.metricName] + labels.map { "\($0.0)=\($0.1)" }).joined(separator: ",")
-        if let counter = labelledCounters.withLock({ $0[key] }) { return counter }
-        let counter = registry.makeCounter(descriptor: name, labels: labels)
-        labelledCounters.withLock { $0[key] = counter }
-        return counter
+        devicePollCounters.increment(DevicePollKey(provider: provider, outcome: outcome)) {
+            registry.makeCounter(
+                descriptor: MetricName.devicePolls,
+                labels: [("provider", provider), ("outcome", outcome.rawValue)])
+        }
     }
 
     func sealingFailed(_ operation: SealingOperation, reason: String) {
@@ -92,10 +95,9 @@ public final class ServiceMetrics: Sendable {
 
     /// `kid` is a key ring id: public, and bounded by the configured ring.
     func opened(keyID kid: String) {
-        if let counter = openCounters.withLock({ $0[kid] }) { return counter.increment() }
-        let counter = registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
-        openCounters.withLock { $0[kid] = counter }
-        counter.increment()
+        openCounters.increment(kid) {
+            registry.makeCounter(descriptor: MetricName.opens, labels: [("kid", kid)])
+        }
     }
 
     func unrouted(status: Int) {

@@ -318,7 +318,8 @@ extension SandboxProvider {
     ) -> HTTPResponse {
         var headers = TokenResponseHeaders.base
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
-        return OAuthErrorResponse.make(status, code: code, description: description, headers: headers)
+        return OAuthErrorResponse.make(
+            status, code: code, description: description, headers: headers)
     }
 
     static func plain(

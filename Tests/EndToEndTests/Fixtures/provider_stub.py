@@ -9,8 +9,9 @@ Two listeners on 127.0.0.1, ephemeral ports, printed as "PORT <service> CONTROL 
   control  (plain HTTP, for the test):
            POST /answer    JSON {"status":200, "headers":[["Name","value"]], "body":"...",
                            "mode":"normal"|"garbage"|"slow", "delay_ms":N}; the answer to
-                           every later service request; with "path":"/p" only to requests
-                           for that path (query ignored), which then wins over the default
+                           every later service request; with "path":"/x", only to later
+                           requests for that path (the device endpoint beside the token
+                           endpoint), which then no longer get the general answer
            GET  /requests  JSON list of {"method","target","headers":[[n,v]],"body"}
 Nothing received is ever printed. The stub exits when its stdin closes (the test ended).
 """
@@ -66,7 +67,8 @@ class Service(Quiet):
             recorded.append({"method": self.command, "target": self.path,
                              "headers": [[n, v] for n, v in self.headers.items()],
                              "body": body.decode("latin-1")})
-            current = dict(answers_by_path.get(self.path.split("?")[0], answer))
+            path = self.path.split("?", 1)[0]
+            current = dict(answers_by_path.get(path, answer))
         if current["mode"] == "slow":
             time.sleep(current["delay_ms"] / 1000.0)
         if current["mode"] == "garbage":
@@ -84,12 +86,12 @@ class Control(Quiet):
     def do_POST(self):
         global answer
         update = json.loads(self.read_body())
-        path = update.pop("path", None)
         with lock:
+            path = update.pop("path", None)
             if path is None:
                 answer = {**answer, **update}
             else:
-                answers_by_path[path] = {**answer, **update}
+                answers_by_path[path] = {**answer, **answers_by_path.get(path, {}), **update}
         self.reply(200, "{}")
 
     def do_GET(self):

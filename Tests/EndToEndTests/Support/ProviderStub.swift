@@ -94,11 +94,13 @@ final class ProviderStub: Sendable {
         guard reply.status == 200 else { throw EndToEndFailure("stub control: \(reply)") }
     }
 
-    /// Answers a token JSON object with these members.
-    func answerTokens(_ members: [String: Any], status: Int = 200) async throws {
+    /// Answers a token JSON object with these members (to `path` only, when given).
+    func answerTokens(_ members: [String: Any], status: Int = 200, path: String? = nil)
+        async throws
+    {
         let body = String(
             decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
-        try await answer(status: status, body: body)
+        try await answer(status: status, body: body, path: path)
     }
 
     /// Everything received so far, in order.

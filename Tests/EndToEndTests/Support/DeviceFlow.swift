@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The device side of RFC 8628 against a running tokenswap, and the user's side of the
+/// sandbox's verification page, as plain HTTP (what a TV or a CLI sends).
+enum DeviceFlow {
+    /// `POST <prefix>/device/code` (`prefix` `/v1` or `/v1/<name>`).
+    static func requestCode(
+        _ port: UInt16, prefix: String = "/v1", scope: String? = nil,
+        headers: [(String, String)] = []
+    ) async throws -> Exchange.Answer {
+        let body = scope.map { "scope=\(Exchange.encode($0))" } ?? ""
+        return try await Exchange.request(
+            "POST", prefix + "/device/code", port: port,
+            headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
+            body: body)
+    }
+
+    /// `POST <prefix>/device/token` with the sealed device code.
+    static func poll(_ port: UInt16, prefix: String = "/v1", deviceCode: String) async throws
+        -> Exchange.Answer
+    {
+        try await Exchange.form(prefix + "/device/token", port: port, [("device_code", deviceCode)])
+    }
+
+    /// The user approves (or denies) on the sandbox's page, as the form posts it.
+    static func decide(_ port: UInt16, userCode: String, approve: Bool = true) async throws
+        -> Exchange.Answer
+    {
+        try await Exchange.form(
+            "/sandbox/device", port: port,
+            [("user_code", userCode), ("action", approve ? "approve" : "deny")])
+    }
+
+    /// The `interval` member of a poll answer.
+    static func interval(_ answer: Exchange.Answer) -> Int? {
+        answer.json?["interval"] as? Int
+    }
+
+    /// Waits `seconds` (the device's polling interval) plus a margin.
+    static func wait(seconds: Int) async throws {
+        try await Task.sleep(for: .milliseconds(seconds * 1000 + 150))
+    }
+
+    /// `tokenswap_device_polls_total{provider,outcome}` from `/metrics`, or 0.
+    static func metric(_ port: UInt16, _ series: String) async throws -> Double {
+        let metrics = try await Exchange.request("GET", "/metrics", port: port)
+        for line in metrics.body.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return 0
+    }
+}

@@ -1,0 +1,138 @@
+import HTTPCore
+import Testing
+
+@testable import TokenSwap
+
+/// The device grant's pure parts: poll bookkeeping, dialect interpretation, the sealed
+/// envelope, the page's escaping.
+@Suite struct DeviceGrantTests {
+    static func response(_ status: HTTPStatus, _ body: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: TokenResponseHeaders.base, body: Array(body.utf8))
+    }
+
+    @Test func pendingAndSlowDownCarryTheInterval() throws {
+        for (error, interval) in [(DevicePollError.authorizationPending, 5), (.slowDown, 10)] {
+            let body = try JSONParser.parse(
+                TokenEndpointError.devicePoll(error, interval: interval).response.body)
+            #expect(body["error"]?.stringValue == error.rawValue)
+            #expect(body["interval"] == .number(String(interval)))
+        }
+    }
+
+    @Test func scheduleAnswersSlowDownSoonerThanTheIntervalAndRaisesIt() {
+        let schedule = DevicePollSchedule(capacity: 4)
+        let start = ContinuousClock.now
+        let life = Duration.seconds(600)
+        #expect(
+            schedule.poll("d", initialInterval: 5, lifetime: life, now: start) == .poll(interval: 5)
+        )
+        #expect(
+            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(4))
+                == .slowDown(interval: 10))
+        // The raised interval counts from the last poll, early or not.
+        #expect(
+            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(13))
+                == .slowDown(interval: 15))
+        #expect(
+            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(29))
+                == .poll(interval: 15))
+        #expect(schedule.providerAskedToSlowDown("d") == 20)
+        #expect(schedule.providerAskedToSlowDown("unknown") == nil)
+        schedule.finish("d")
+        #expect(schedule.count == 0)
+    }
+
+    @Test func scheduleIsBounded() {
+        let schedule = DevicePollSchedule(capacity: 3)
+        let now = ContinuousClock.now
+        for index in 0..<50 {
+            _ = schedule.poll(
+                "code-\(index)", initialInterval: 5, lifetime: .seconds(600), now: now)
+        }
+        #expect(schedule.count == 3)
+    }
+
+    @Test func envelopeRoundTripsAndRefusesOtherPlaintexts() {
+        let envelope = DeviceCodeEnvelope(
+            deviceCode: "dc-1", expiresAt: 1_900_000_000, intervalSeconds: 5)
+        #expect(DeviceCodeEnvelope(plaintext: Array(envelope.plaintext.utf8)) == envelope)
+        #expect(!"\(envelope)".contains("dc-1"))
+        for text in ["dc-1", "{}", #"{"d":"x","e":"soon","i":5}"#, #"{"d":"","e":1,"i":5}"#] {
+            #expect(DeviceCodeEnvelope(plaintext: Array(text.utf8)) == nil)
+        }
+    }
+
+    @Test func l2pStatusesAreRecognisedWithOrWithoutThePeriod() throws {
+        let dialect = ProviderDialect.l2p
+        for (body, expected) in [
+            (#"{"status":"error: authorization pending."}"#, DevicePollError.authorizationPending),
+            (#"{"status":"error: authorization pending"}"#, .authorizationPending),
+            (#"{"status":" error: slow down "}"#, .slowDown),
+        ] {
+            guard case .refused(let refusal) = try dialect.interpretPoll(Self.response(.ok, body))
+            else {
+                Issue.record("\(body) gave tokens")
+                continue
+            }
+            #expect(refusal == expected)
+        }
+        for body in [
+            #"{"status":"authorization invalid."}"#, #"{"status":"error: refresh token invalid."}"#,
+        ] {
+            #expect(throws: TokenEndpointError.self) {
+                try dialect.interpretToken(Self.response(.ok, body))
+            }
+            do {
+                _ = try dialect.interpretToken(Self.response(.ok, body))
+            } catch {
+                #expect(error.status == .badRequest)
+                #expect(
+                    try JSONParser.parse(error.response.body)["error"]?.stringValue
+                        == "invalid_grant")
+            }
+        }
+        // The same 200 from an RFC provider is not a token response: 502.
+        do {
+            _ = try ProviderDialect.rfc8628.interpretToken(
+                Self.response(.ok, #"{"status":"authorization invalid."}"#))
+            Issue.record("an RFC provider's status string was taken for tokens")
+        } catch {
+            #expect(error.status == .badGateway)
+        }
+    }
+
+    @Test func a5xxIsNeverReadAsAPollAnswer() {
+        #expect(throws: TokenEndpointError.upstreamError(reason: "provider answered 503")) {
+            try ProviderDialect.rfc8628.interpretPoll(
+                Self.response(.serviceUnavailable, #"{"error":"authorization_pending"}"#))
+        }
+    }
+
+    @Test func l2pVerificationURIComplete() throws {
+        let answer = try ProviderDialect.l2p.interpretDeviceAuthorization(
+            Self.response(
+                .ok,
+                #"{"device_code":"d","user_code":"A B","verification_url":"https://x/manage/","expires_in":"1800","status":"ok"}"#
+            ))
+        #expect(answer.verificationURIComplete == "https://x/manage/?q=verify&d=A+B")
+        #expect(answer.expiresIn == 1800)
+        #expect(answer.intervalSeconds == 5)
+        #expect(throws: TokenEndpointError.self) {
+            try ProviderDialect.l2p.interpretDeviceAuthorization(
+                Self.response(.ok, #"{"status":"error: invalid client."}"#))
+        }
+    }
+
+    @Test func htmlEscapesEverythingThatCouldBeMarkup() {
+        #expect(
+            HTMLText.escaped(#"<a href="x" onclick='y'>`&"#)
+                == "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&#96;&amp;")
+        #expect(HTMLText.escaped("ab\u{0}\ncd") == "abcd")
+    }
+
+    @Test func userCodesCompareWithoutCaseOrPunctuation() {
+        #expect(SandboxProvider.normalisedUserCode("bcdf-ghjk") == "BCDFGHJK")
+        #expect(SandboxProvider.normalisedUserCode(" BCDF GHJK ") == "BCDFGHJK")
+        #expect(SandboxProvider.displayed("BCDFGHJK") == "BCDF-GHJK")
+    }
+}
