@@ -104,6 +104,7 @@ import Testing
             #expect(answer.status == refusal.status, "\(refusal.fields): \(answer)")
             #expect(answer.error == refusal.error, "\(refusal.fields)")
             #expect(answer.header("Cache-Control") == "no-store")
+            #expect((answer.header("WWW-Authenticate") != nil) == (refusal.status == 401))
         }
         #expect(try await stack.stub.received().isEmpty)
         #expect(try await stack.finish(secrets: []) == 0)

@@ -91,6 +91,10 @@ extension TokenEndpointError {
             ]
             if error.keepsPolling { members.append(.init("interval", .number(String(interval)))) }
             body = JSONValue.object(members).serialized
+        case .invalidClient:
+            // RFC 6749 §5.2: a 401 names the scheme a client may authenticate with.
+            headers.add(name: "WWW-Authenticate", value: #"Basic realm="tokenswap""#)
+            body = Self.body(code: errorCode, description: errorDescription)
         default:
             body = Self.body(code: errorCode, description: errorDescription)
         }
