@@ -24,10 +24,16 @@ import Testing
 
     @Test func documentsPerProviderWithExactlyTheMembersOfTheContract() async throws {
         let stack = try await StubStack.start(
-            extra: Self.acme(["TOKENSWAP_PUBLIC_URL": Self.publicURL + "/"]))
+            extra: Self.acme([
+                "TOKENSWAP_PUBLIC_URL": Self.publicURL + "/",
+                "TOKENSWAP_CORS_ORIGINS": "https://app.example",
+            ]))
         let spotify = try await Exchange.request(
-            "GET", "/.well-known/oauth-authorization-server/v1/spotify", port: stack.port)
+            "GET", "/.well-known/oauth-authorization-server/v1/spotify", port: stack.port,
+            headers: [("Origin", "https://app.example")])
         #expect(spotify.status == 200)
+        // A browser app may read it (TOKENSWAP_CORS_ORIGINS).
+        #expect(spotify.header("Access-Control-Allow-Origin") == "https://app.example")
         #expect(spotify.header("Content-Type") == "application/json")
         let issuer = Self.publicURL + "/v1/spotify"
         let document = try #require(spotify.json)
