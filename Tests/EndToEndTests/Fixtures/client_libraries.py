@@ -13,6 +13,7 @@ Run by EndToEndTests/ClientLibraryTests.swift; needs `pip install authlib reques
 (.ci/run installs them).
 """
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -191,8 +192,16 @@ def requests_oauthlib_flow(metadata, redirect_uri):
         check("requests-oauthlib: a revoked refresh token is refused", True)
 
 
+def give_up(signum, frame):
+    raise TimeoutError("the checks took over 90 s")
+
+
 def main():
     binary = sys.argv[1]
+    # Inside the test's own 120 s: a hung exchange fails the run here, so `finally` still
+    # stops tokenswap instead of leaving it running when the test kills this script.
+    signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(90)
     port = free_port()
     process, base = start_tokenswap(binary, port)
     redirect_uri = f"{base}/callback"
@@ -203,6 +212,7 @@ def main():
     except Exception as error:  # a library raising is a failed check, not a crash
         check(f"unexpected {type(error).__name__}", False)
     finally:
+        signal.alarm(0)
         process.terminate()
         output, _ = process.communicate(timeout=20)
     check("tokenswap exits 0 on SIGTERM", process.returncode == 0)
