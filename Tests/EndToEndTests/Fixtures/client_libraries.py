@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import requests
 from authlib.common.security import generate_token
@@ -88,7 +89,9 @@ def consent(authorization_url):
     """The user agent: the sandbox consents at once and redirects with the code."""
     answer = requests.get(authorization_url, allow_redirects=False, timeout=10)
     check("authorize redirects", answer.status_code == 302)
-    return answer.headers["Location"]
+    location = answer.headers["Location"]
+    seen_values.extend(parse_qs(urlsplit(location).query).get("code", []))
+    return location
 
 
 def authlib_flow(metadata, redirect_uri):
