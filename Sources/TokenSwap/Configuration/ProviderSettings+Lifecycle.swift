@@ -21,23 +21,25 @@ extension ProviderSettings {
             }
             authorizeURL = text
         }
-        let l2p = dialect == .l2p
+        var sandboxRevocation: (style: RevocationStyle, url: UpstreamURL)?
+        var sandboxIntrospection: (style: IntrospectionStyle, url: UpstreamURL)?
+        if sandbox, dialect == .l2p, let tokenInfo = try? UpstreamURL(SandboxDefaults.tokenInfoURL)
+        {
+            sandboxRevocation = (.l2p, tokenURL)
+            sandboxIntrospection = (.l2p, tokenInfo)
+        } else if sandbox, let revoke = try? UpstreamURL(SandboxDefaults.revocationURL),
+            let introspect = try? UpstreamURL(SandboxDefaults.introspectionURL)
+        {
+            sandboxRevocation = (.rfc7009, revoke)
+            sandboxIntrospection = (.rfc7662, introspect)
+        }
         let revocation = try endpoint(
             style: .revocationStyle, url: .revocationURL, presetStyle: preset.revocationStyle,
-            presetURL: preset.revocationURL,
-            sandbox: !sandbox
-                ? nil
-                : l2p
-                    ? (RevocationStyle.l2p, "\(tokenURL.origin)\(tokenURL.target)")
-                    : (.rfc7009, SandboxDefaults.revocationURL), clientID: clientID)
+            presetURL: preset.revocationURL, sandbox: sandboxRevocation, clientID: clientID)
         let introspection = try endpoint(
             style: .introspectionStyle, url: .introspectionURL,
             presetStyle: preset.introspectionStyle, presetURL: preset.introspectionURL,
-            sandbox: !sandbox
-                ? nil
-                : l2p
-                    ? (IntrospectionStyle.l2p, SandboxDefaults.tokenInfoURL)
-                    : (.rfc7662, SandboxDefaults.introspectionURL), clientID: clientID)
+            sandbox: sandboxIntrospection, clientID: clientID)
         return ProviderLifecycle(
             authorizeURL: authorizeURL, revocationStyle: revocation.style,
             revocationURL: revocation.url, introspectionStyle: introspection.style,
@@ -50,7 +52,7 @@ extension ProviderSettings {
     private func endpoint<Style: LifecycleStyle>(
         style styleField: ConfigurationKey.ProviderField,
         url urlField: ConfigurationKey.ProviderField, presetStyle: Style, presetURL: String?,
-        sandbox: (style: Style, url: String)?, clientID: String
+        sandbox: (style: Style, url: UpstreamURL)?, clientID: String
     ) throws(ConfigurationError) -> (style: Style, url: UpstreamURL?) {
         let styleKey = ConfigurationKey.provider(name, styleField)
         let configuredStyle: Style? =
@@ -58,7 +60,7 @@ extension ProviderSettings {
             ? nil : try ServiceConfiguration.choice(styleKey, source, default: Style.standard)
         let configuredURL = try string(urlField)
         if configuredStyle == nil, configuredURL == nil, let sandbox {
-            return (sandbox.style, try? UpstreamURL(sandbox.url))
+            return (sandbox.style, sandbox.url)
         }
         var style = configuredStyle ?? presetStyle
         if configuredStyle == nil, configuredURL != nil, presetStyle == .unsupported {
@@ -72,7 +74,8 @@ extension ProviderSettings {
         } else if let presetURL {
             (text, key) = (presetURL, .provider(name, urlField))
         } else if let sandbox {
-            (text, key) = (sandbox.url, .provider(name, urlField))
+            // A style chosen for the sandbox, which answers at its own URL.
+            return (style, sandbox.url)
         } else {
             throw missing(urlField)
         }
