@@ -8,6 +8,10 @@ extension ServiceConfiguration {
         return
             "configuration OK: listen \(host):\(port), providers \(names.joined(separator: ", ")), "
             + "\(keyRing.keyIDs.count) key(s), active kid \(keyRing.activeKeyID)"
+            + (publicURL.map {
+                ", discovery at \($0)/.well-known/oauth-authorization-server/v1/<name>"
+            }
+                ?? "")
             + (sandbox ? ", SANDBOX" : "")
     }
 }
