@@ -13,15 +13,14 @@ extension TokenEndpoints {
             metrics: metrics,
             deviceLimit: ClientRateLimit(
                 perMinute: configuration.deviceRateLimitPerMinute,
+                trustedProxies: TrustedProxies(configuration.trustedProxies)),
+            introspectionLimit: ClientRateLimit(
+                perMinute: Double(configuration.introspectionRateLimitPerMinute),
                 trustedProxies: TrustedProxies(configuration.trustedProxies)))
     }
 
     /// Every token route of the configuration's providers.
     public func routes(for configuration: ServiceConfiguration) -> [ServiceRoute] {
-        let perMinute = configuration.introspectionRateLimitPerMinute
-        return routes(
-            providers: configuration.providers, defaultProvider: configuration.defaultProvider,
-            introspectionLimiter: perMinute > 0
-                ? RateLimiter(ratePerSecond: Double(perMinute) / 60, burst: perMinute) : nil)
+        routes(providers: configuration.providers, defaultProvider: configuration.defaultProvider)
     }
 }

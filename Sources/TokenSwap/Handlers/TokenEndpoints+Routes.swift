@@ -9,25 +9,17 @@ extension TokenEndpoints {
     /// endpoint. Paths of unconfigured names are absent, so they are 404; so are
     /// `/introspect` for a provider with introspection style `none` and the device paths
     /// of a provider without a device endpoint.
-    ///
-    /// `introspectionLimiter`, shared by every introspection route, limits each client's
-    /// calls on top of the service-wide limit (RFC 7662 §4: token scanning).
-    public func routes(
-        providers: [Provider], defaultProvider: Provider, introspectionLimiter: RateLimiter? = nil
-    ) -> [ServiceRoute] {
+    public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
         typealias Handler =
             @Sendable (TokenEndpoints, HTTPRequest, Provider) async
             -> EndpointAnswer
         var routes: [ServiceRoute] = []
-        func add(
-            _ path: String, _ provider: Provider, limiter: RateLimiter? = nil,
-            _ handler: @escaping Handler
-        ) {
+        func add(_ path: String, _ provider: Provider, _ handler: @escaping Handler) {
             let endpoints = self
             routes.append(
                 ServiceRoute(
                     .post, path,
-                    handler: Endpoint(.token, limiter: limiter) { request, _ in
+                    handler: Endpoint(.token) { request, _ in
                         await handler(endpoints, request, provider)
                     }))
         }
@@ -42,9 +34,7 @@ extension TokenEndpoints {
                 add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
             }
             if provider.lifecycle.introspects {
-                add(prefix + "/introspect", provider, limiter: introspectionLimiter) {
-                    await $0.introspect($1, provider: $2)
-                }
+                add(prefix + "/introspect", provider) { await $0.introspect($1, provider: $2) }
             }
         }
         addAll(prefix: "/v1", defaultProvider)

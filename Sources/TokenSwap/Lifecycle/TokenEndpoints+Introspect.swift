@@ -9,10 +9,16 @@ extension TokenEndpoints {
     /// is asked per its introspection style and the answer normalised. A sealed refresh
     /// token is never refreshed to find out: it is asked about as a refresh token where
     /// the style can (RFC 7662), else inactive. Served only for providers that introspect;
-    /// rate limited per client by its route (RFC 7662 §4, token scanning).
+    /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
     public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "introspect") {
             () async throws(TokenEndpointError) in
+            if let introspectionLimit,
+                case .limited(let seconds) = introspectionLimit.take(for: request)
+            {
+                metrics.rejected(.rateLimited)
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
             let token = try Self.lifecycleToken(in: request)
             let result: IntrospectionResult
             do throws(TokenEndpointError) {
@@ -31,12 +37,8 @@ extension TokenEndpoints {
         async throws(TokenEndpointError) -> IntrospectionResult
     {
         guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
-        let answer: HTTPResponse
-        do {
-            answer = try await transport.send(upstream, timeoutSeconds: upstreamTimeoutSeconds)
-        } catch {
-            throw TokenEndpointError(error)
+        return try await call(provider, upstream) { (answer) throws(TokenEndpointError) in
+            try provider.introspectionResult(answer, now: Int(time(nil)))
         }
-        return try provider.introspectionResult(answer, now: Int(time(nil)))
     }
 }

@@ -27,13 +27,9 @@ public struct Endpoint: Sendable {
 
     public let kind: Kind
     public let handle: Handler
-    /// A per-client limit of this endpoint's own (token endpoints only: `/introspect`),
-    /// applied by the pipeline after the service-wide one.
-    public let limiter: RateLimiter?
 
-    public init(_ kind: Kind, limiter: RateLimiter? = nil, handle: @escaping Handler) {
+    public init(_ kind: Kind, handle: @escaping Handler) {
         self.kind = kind
-        self.limiter = limiter
         self.handle = handle
     }
 }

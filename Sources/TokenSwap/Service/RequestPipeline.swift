@@ -45,7 +45,7 @@ public struct RequestPipeline: Sendable {
                     requestID: RequestID.resolve(request.headers[RequestID.headerName]),
                     routePath: server.routePath)
                 var answer: EndpointAnswer
-                if kind == .token, let limited = pipeline.limit(request, route: endpoint.limiter) {
+                if kind == .token, let limited = pipeline.limit(request) {
                     answer = EndpointAnswer(
                         limited.response,
                         outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
@@ -82,20 +82,14 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// The 429 for a client over the service-wide limit or the endpoint's own, or nil to
-    /// go on.
-    func limit(_ request: HTTPRequest, route routeLimiter: RateLimiter? = nil)
-        -> TokenEndpointError?
-    {
-        guard rateLimiter != nil || routeLimiter != nil else { return nil }
+    /// The 429 for a client over its limit, or nil to go on.
+    func limit(_ request: HTTPRequest) -> TokenEndpointError? {
+        guard let rateLimiter else { return nil }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        for limiter in [rateLimiter, routeLimiter] {
-            guard case .limited(let seconds)? = limiter?.take(for: client) else { continue }
-            metrics.rejected(.rateLimited)
-            return .rateLimited(retryAfterSeconds: seconds)
-        }
-        return nil
+        guard case .limited(let seconds) = rateLimiter.take(for: client) else { return nil }
+        metrics.rejected(.rateLimited)
+        return .rateLimited(retryAfterSeconds: seconds)
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE
