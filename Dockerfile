@@ -33,7 +33,8 @@ FROM debian:bookworm-slim AS runtime
 # runtime uses, libc6 (already in the image), ca-certificates for upstream TLS.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libssl3 libstdc++6 libgcc-s1 ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tokenswap
 COPY --from=build /out/tokenswap /usr/local/bin/tokenswap
 COPY config /etc/tokenswap

@@ -5,7 +5,6 @@ import PackageDescription
 // only downward, and the compiler enforces it.
 let package = Package(
     name: "tokenswap",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),

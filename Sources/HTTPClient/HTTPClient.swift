@@ -40,9 +40,7 @@ public final class HTTPClient: Sendable {
         self.group = eventLoopGroup ?? EventLoopGroup()
         self.tlsContext = try TLSContext(extraCAFilePath: configuration.extraCAFilePath)
         self.resolver = NameResolver(cacheSeconds: configuration.dnsCacheSeconds)
-        self.limits = HTTPLimits(
-            maxHeaderBytes: configuration.maxResponseHeadBytes,
-            maxBodyBytes: configuration.maxResponseBodyBytes)
+        self.limits = configuration.responseLimits
         BrokenPipe.ignore()
     }
 

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The client's limits and deadlines, with their defaults in one place.
 public struct HTTPClientConfiguration: Sendable {
     /// TCP connect, per attempt over all resolved addresses.
@@ -10,10 +12,9 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxWaitersPerOrigin: Int = 1024
     /// An idle pooled connection is closed after this long unused.
     public var idleTimeoutSeconds: Double = 30
-    /// Response field section limit (HTTPCore caps the status line separately, 8 KiB).
-    public var maxResponseHeadBytes: Int = 16 * 1024
-    /// Response body limit, decoded (after de-chunking).
-    public var maxResponseBodyBytes: Int = 1024 * 1024
+    /// Sizes the response parser enforces: the head's limits as a server's, and a 1 MiB
+    /// body, decoded (token responses are small; anything bigger is not one).
+    public var responseLimits = HTTPLimits.upstreamResponse
     /// How long a name resolution result is reused.
     public var dnsCacheSeconds: Double = 30
     /// An extra PEM bundle of CAs trusted in addition to the system store

@@ -35,16 +35,6 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case exchange
     }
 
-    /// The status a gateway answers with for this failure (RFC 9110 §15.6.3, §15.6.5).
-    public var gatewayStatus: HTTPStatus {
-        switch self {
-        case .timeout: return .gatewayTimeout
-        case .poolExhausted, .shutdown: return .serviceUnavailable
-        case .invalidURL, .invalidRequest: return .internalServerError
-        default: return .badGateway
-        }
-    }
-
     public var description: String {
         switch self {
         case .invalidURL(let reason): return "invalid upstream URL: \(reason)"

@@ -32,10 +32,17 @@ final class TLSContext: @unchecked Sendable {
             }
         }
         _ = tokenswap_SSL_CTX_set_mode(ctx, tokenswap_SSL_MODE_client_defaults())
-        // Client sessions are kept per origin by the pool (SSL_get1_session), not in
-        // OpenSSL's internal cache, which a client never looks up by itself.
-        _ = tokenswap_SSL_CTX_set_session_cache_mode(ctx, tokenswap_SSL_SESS_CACHE_CLIENT())
+        // Client sessions are kept per origin by the pool (SSL_get1_session), one each.
+        // OpenSSL's internal cache would keep every one of them too (up to 20,480) and a
+        // client never looks a session up there by itself: NO_INTERNAL_STORE keeps it
+        // empty (`internalCacheSessionCount` stays 0).
+        _ = tokenswap_SSL_CTX_set_session_cache_mode(
+            ctx,
+            tokenswap_SSL_SESS_CACHE_CLIENT() | tokenswap_SSL_SESS_CACHE_NO_INTERNAL_STORE())
     }
+
+    /// Sessions OpenSSL's internal cache holds (0: the pool's own store is the only one).
+    var internalCacheSessionCount: Int { tokenswap_SSL_CTX_sess_number(pointer) }
 
     deinit {
         SSL_CTX_free(pointer)

@@ -134,11 +134,6 @@ final class TLSEngine {
         return .handshake(reason: reasons.isEmpty ? "peer closed the connection" : reasons)
     }
 
-    /// Called when the socket reached EOF during the handshake.
-    func handshakeFailureAtEOF() -> TLSFailure {
-        .handshake(reason: "peer closed the connection during the handshake")
-    }
-
     /// Encrypts all of `bytes`; the ciphertext is then in `takeCiphertext`.
     func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
         var offset = 0
@@ -179,6 +174,10 @@ final class TLSEngine {
     }
 
     var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
+
+    /// The peer's close_notify has arrived (RFC 8446 §6.1). Without it, a TCP end of file
+    /// may be an attacker (or a middlebox) cutting the stream short.
+    var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
 
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
     func close() {

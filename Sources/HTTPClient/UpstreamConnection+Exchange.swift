@@ -111,6 +111,16 @@ extension UpstreamConnection {
                         error: .protocolError(
                             reason: "connection closed before the response began"),
                         requestNeverSent: false)))
+        case .endOfStream where tls?.receivedCloseNotify == false:
+            // RFC 8446 §6.1, RFC 9112 §9.8: over TLS a response delimited by the close
+            // ends with close_notify; a bare TCP EOF may be a cut, so the body is
+            // incomplete. (A length-delimited or chunked response completed above.)
+            finishExchange(
+                .failure(
+                    ExchangeFailure(
+                        error: .protocolError(
+                            reason: "TLS connection closed without close_notify: truncated"),
+                        requestNeverSent: false)))
         case .endOfStream:
             do {
                 try current.finishAtEndOfStream()

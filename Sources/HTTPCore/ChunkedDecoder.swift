@@ -8,6 +8,11 @@
 /// so bytes of a pipelined next message are left alone. Strict: CRLF only, hex sizes
 /// checked for overflow, extensions validated and capped, trailers validated, capped and
 /// discarded, and the decoded total capped by `limits.maxBodyBytes` (413).
+///
+/// Extension and trailer bytes are capped per message, not per chunk: with a per-chunk
+/// cap, a 64 KiB body of one-byte chunks each carrying 1 KiB of extensions made the
+/// server read about 67 MB (and a 1 MiB provider response about 1 GB) for one message
+/// (Go's CVE-2023-39326 is the same class).
 public struct ChunkedDecoder: Sendable {
     public let limits: HTTPLimits
     /// The last chunk and the trailer section have been read.
@@ -19,6 +24,7 @@ public struct ChunkedDecoder: Sendable {
     var size = 0
     var sizeDigits = 0
     var remaining = 0
+    /// Over every chunk-size line of this message (never reset between chunks).
     var extensionBytes = 0
     var trailerLine: [UInt8] = []
     var trailerBytes = 0
@@ -140,7 +146,8 @@ public struct ChunkedDecoder: Sendable {
         state = .chunkExtension(.beforeName)
     }
 
-    /// RFC 9112 §7.1.1: a recipient may limit extensions; we allow a small amount.
+    /// RFC 9112 §7.1.1: a recipient may limit extensions; we allow a small amount per
+    /// message.
     private mutating func countExtensionByte() throws(HTTPParseError) {
         extensionBytes += 1
         if extensionBytes > limits.maxChunkExtensionBytes { throw .chunkExtensionTooLong }
@@ -165,7 +172,6 @@ public struct ChunkedDecoder: Sendable {
     private mutating func resetChunk() {
         size = 0
         sizeDigits = 0
-        extensionBytes = 0
         state = .size
     }
 

@@ -8,6 +8,31 @@ enum HTTPGrammar {
     static let colon: UInt8 = 0x3A
     static let comma: UInt8 = 0x2C
     static let semicolon: UInt8 = 0x3B
+    static let slash: UInt8 = 0x2F
+    static let hash: UInt8 = 0x23
+    static let percent: UInt8 = 0x25
+
+    /// What an http(s) authority may hold (RFC 3986 §3.2): host = reg-name / IPv4 / IP
+    /// literal in brackets, `:` port; so unreserved, pct-encoded (`%`, checked by the
+    /// caller), sub-delims, `:`, `[`, `]`. Not `@` (no userinfo in http(s) URIs, RFC 9110
+    /// §4.2.4), not `/`, `?`, `#` (they end or follow the authority).
+    static let authorityTable: [Bool] = (0...255).map { b -> Bool in
+        switch UInt8(b) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+            UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+            true
+        default: false
+        }
+    }
+
+    @inline(__always)
+    static func isAuthority(_ byte: UInt8) -> Bool { authorityTable[Int(byte)] }
 
     /// tchar (RFC 9110 §5.6.2).
     static let tokenTable: [Bool] = (0...255).map { b -> Bool in

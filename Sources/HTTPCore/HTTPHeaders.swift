@@ -1,6 +1,10 @@
 /// Header fields in the order received, duplicates kept (RFC 9110 §5.3 lets a recipient
 /// combine only list-based fields; a dictionary would lose the duplicates that the
 /// framing rules must see). Names compare case-insensitively.
+///
+/// Fields of a parsed message stay byte ranges into a copy of its head and become
+/// `String`s only when asked for: a request is read for a handful of fields, so the
+/// rest are never decoded. Fields a handler builds are stored as values.
 public struct HTTPHeaders: Sendable, Hashable, Sequence {
     public struct Field: Sendable, Hashable {
         public var name: String
@@ -12,23 +16,45 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         }
     }
 
-    public private(set) var fields: [Field]
+    /// Fields set by `add` (all of them once a received set is changed).
+    private var built: [Field]
+    /// A parsed head's bytes and each field's ranges in them; empty when built.
+    private var head: [UInt8] = []
+    private var ranges: [FieldRange] = []
 
     public init(_ fields: [(String, String)] = []) {
-        self.fields = fields.map { Field(name: $0.0, value: $0.1) }
+        built = fields.map { Field(name: $0.0, value: $0.1) }
     }
 
-    public var count: Int { fields.count }
+    /// The fields of a parsed head, decoded only when read. `head` holds the head's bytes
+    /// (the ranges are relative to its start). Values that are not UTF-8 (obs-text) have
+    /// those bytes replaced by U+FFFD when read.
+    public init(received head: [UInt8], ranges: [FieldRange]) {
+        built = []
+        self.head = head
+        self.ranges = ranges
+    }
 
-    /// Room for `count` fields, so a parsed head fills its headers in one allocation.
+    private var isReceived: Bool { !ranges.isEmpty }
+
+    /// Every field, decoded.
+    public var fields: [Field] {
+        isReceived ? ranges.map { Self.field($0, in: head) } : built
+    }
+
+    public var count: Int { isReceived ? ranges.count : built.count }
+
+    /// Room for `count` fields, so built headers fill in one allocation.
     public mutating func reserveCapacity(_ count: Int) {
-        fields.reserveCapacity(count)
+        materialize()
+        built.reserveCapacity(count)
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     public mutating func add(name: String, value: String) {
-        fields.append(Field(name: name, value: value))
+        materialize()
+        built.append(Field(name: name, value: value))
     }
 
     /// Replaces every field of that name with one field.
@@ -38,29 +64,71 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     }
 
     public mutating func remove(name: String) {
-        fields.removeAll { Self.namesMatch($0.name, name) }
+        materialize()
+        built.removeAll { Self.namesMatch($0.name, name) }
     }
 
     /// The first value of the named field.
     public subscript(name: String) -> String? {
-        fields.first { Self.namesMatch($0.name, name) }?.value
+        guard isReceived else { return built.first { Self.namesMatch($0.name, name) }?.value }
+        guard let range = ranges.first(where: { Self.name($0, in: head, is: name) }) else {
+            return nil
+        }
+        return String(decoding: head[range.value], as: UTF8.self)
     }
 
     /// Every value of the named field, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
+        guard isReceived else {
+            return built.filter { Self.namesMatch($0.name, name) }.map(\.value)
+        }
+        return ranges.filter { Self.name($0, in: head, is: name) }.map {
+            String(decoding: head[$0.value], as: UTF8.self)
+        }
     }
 
     public func contains(_ name: String) -> Bool {
-        fields.contains { Self.namesMatch($0.name, name) }
+        isReceived
+            ? ranges.contains { Self.name($0, in: head, is: name) }
+            : built.contains { Self.namesMatch($0.name, name) }
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+    }
+
+    /// Received fields become values before they are changed.
+    private mutating func materialize() {
+        guard isReceived else { return }
+        built = fields
+        head = []
+        ranges = []
     }
 
     /// ASCII case-insensitive comparison; field names are tokens (RFC 9110 §5.1).
     public static func namesMatch(_ a: String, _ b: String) -> Bool {
-        let a = a.utf8
-        let b = b.utf8
+        bytesMatch(a.utf8, b.utf8)
+    }
+
+    private static func name(_ range: FieldRange, in head: [UInt8], is name: String) -> Bool {
+        bytesMatch(head[range.name], name.utf8)
+    }
+
+    private static func bytesMatch<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B)
+        -> Bool
+    {
         guard a.count == b.count else { return false }
         return zip(a, b).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+    }
+
+    private static func field(_ range: FieldRange, in head: [UInt8]) -> Field {
+        Field(
+            name: String(decoding: head[range.name], as: UTF8.self),
+            value: String(decoding: head[range.value], as: UTF8.self))
     }
 
     @inline(__always)

@@ -15,15 +15,17 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Declared (Content-Length) or decoded (chunked) body size. Over it: 413, decided
     /// from the head when the length is declared (RFC 9110 §15.5.14).
     public var maxBodyBytes: Int
-    /// The extensions on one chunk-size line, after the size. Over it: 400 (RFC 9112 §7.1.1
-    /// lets a recipient limit them).
+    /// The extensions of all chunk-size lines of one message, after the sizes. Over it:
+    /// 400 (RFC 9112 §7.1.1 lets a recipient limit them). Per message, not per chunk: a
+    /// per-chunk cap multiplies by the number of chunks (CVE-2023-39326 class).
     public var maxChunkExtensionBytes: Int
-    /// The whole trailer section of a chunked body. Over it: 431 (RFC 9112 §7.1.2).
+    /// The whole trailer section of a chunked body (per message). Over it: 431
+    /// (RFC 9112 §7.1.2).
     public var maxTrailerBytes: Int
 
     /// Defaults for requests a server reads: request line 8 KiB, field line 8 KiB,
-    /// field section 16 KiB, 100 fields, body 64 KiB, chunk extensions 1 KiB, trailers
-    /// 4 KiB.
+    /// field section 16 KiB, 100 fields, body 64 KiB, chunk extensions 1 KiB and
+    /// trailers 4 KiB per message.
     public init(
         maxRequestLineBytes: Int = 8 * 1024,
         maxHeaderLineBytes: Int = 8 * 1024,

@@ -5,8 +5,8 @@ public struct RequestHead: Sendable, Hashable {
     /// The request target as sent (origin-form or absolute-form, RFC 9112 §3.2).
     public var target: String
     public var version: HTTPVersion
-    /// Every field in order, duplicates kept, values trimmed. Field values that are not
-    /// UTF-8 (obs-text) have those bytes replaced by U+FFFD.
+    /// Every field in order, duplicates kept, values trimmed; decoded when read. Field
+    /// values that are not UTF-8 (obs-text) have those bytes replaced by U+FFFD.
     public var headers: HTTPHeaders
     public var framing: BodyFraming
     public var keepAlive: Bool
@@ -31,18 +31,13 @@ public struct RequestHead: Sendable, Hashable {
     /// Copies the head out of `bytes`, which must be the buffer the layout was parsed
     /// from (starting at the head's first byte).
     public init(_ layout: RequestHeadLayout, in bytes: UnsafeRawBufferPointer) {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(layout.fields.count)
-        for field in layout.fields {
-            headers.add(
-                name: String(decoding: bytes[field.name], as: UTF8.self),
-                value: String(decoding: bytes[field.value], as: UTF8.self))
-        }
         self.init(
             method: HTTPMethod(rawValue: String(decoding: bytes[layout.method], as: UTF8.self)),
             target: String(decoding: bytes[layout.target], as: UTF8.self),
             version: layout.version,
-            headers: headers,
+            // Fields stay ranges into one copy of the head, decoded when read.
+            headers: HTTPHeaders(
+                received: Array(bytes[0..<layout.byteCount]), ranges: layout.fields),
             framing: layout.framing,
             keepAlive: layout.keepAlive,
             expectContinue: layout.expectContinue,

@@ -118,28 +118,47 @@ public struct RequestHeadParser: Sendable {
         version = try HTTPVersion.parse(bytes, versionRange)
     }
 
-    /// RFC 9112 §3.2: origin-form starts with `/`; absolute-form is `scheme ":" ...`
-    /// (RFC 3986 §3.1). Authority-form (CONNECT) and asterisk-form (OPTIONS *) are not
-    /// served here.
+    /// RFC 9112 §3.2: origin-form (`/path[?query]`) or absolute-form, strictly
+    /// `http(s)://authority path-abempty [?query]` (§3.2.2, RFC 9110 §4.2). Authority-form
+    /// (CONNECT), asterisk-form (OPTIONS *) and every other scheme are not served here.
+    /// A fragment is never part of a request-target (RFC 9112 §3.2), in any form.
+    ///
+    /// Lenient absolute-form parsing let `GET http://a?b/healthz` and `GET http://a#/metrics`
+    /// route as `/healthz` and `/metrics`, and `POST x:/v1/swap` as `/v1/swap`: what a
+    /// front proxy checks and what this server runs must be the same path, so anything
+    /// that is not plainly a path after an authority is a 400.
     private static func checkTargetForm(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>)
         throws(HTTPParseError)
     {
-        let first = bytes[target.lowerBound]
-        if first == UInt8(ascii: "/") { return }
-        guard HTTPGrammar.isAlpha(first) else { throw .invalidTarget }
-        var index = target.lowerBound + 1
-        while index < target.upperBound {
-            let byte = bytes[index]
-            if byte == HTTPGrammar.colon {
-                guard index + 1 < target.upperBound else { throw .invalidTarget }
-                return
+        if target.contains(where: { bytes[$0] == HTTPGrammar.hash }) { throw .invalidTarget }
+        if bytes[target.lowerBound] == HTTPGrammar.slash { return }
+        let authorityStart = try Self.schemeEnd(bytes, target)
+        var index = authorityStart
+        while index < target.upperBound, bytes[index] != HTTPGrammar.slash {
+            // RFC 9110 §4.2.4: no userinfo in an http(s) URI; `?` right after the
+            // authority (an empty path with a query) is refused with the rest.
+            guard HTTPGrammar.isAuthority(bytes[index]) else { throw .invalidTarget }
+            if bytes[index] == HTTPGrammar.percent {
+                guard index + 2 < target.upperBound,
+                    HTTPGrammar.hexValue(bytes[index + 1]) != nil,
+                    HTTPGrammar.hexValue(bytes[index + 2]) != nil
+                else { throw .invalidTarget }
+                index += 2
             }
-            let schemeByte =
-                HTTPGrammar.isAlpha(byte) || HTTPGrammar.isDigit(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: ".")
-            guard schemeByte else { throw .invalidTarget }
             index += 1
+        }
+        // RFC 9110 §4.2.1: an http(s) URI with an empty host is invalid.
+        guard index > authorityStart else { throw .invalidTarget }
+    }
+
+    /// Where the authority starts after a case-insensitive `http://` or `https://`.
+    private static func schemeEnd(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>)
+        throws(HTTPParseError) -> Int
+    {
+        for (scheme, length) in [("http://" as StaticString, 7), ("https://", 8)]
+        where target.count > length {
+            let prefix = target.lowerBound..<(target.lowerBound + length)
+            if HTTPGrammar.equalsLowercase(bytes, prefix, scheme) { return prefix.upperBound }
         }
         throw .invalidTarget
     }

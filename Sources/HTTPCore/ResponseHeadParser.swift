@@ -134,13 +134,9 @@ public struct ResponseHeadParser: Sendable {
             framing != .untilClose && !facts.connectionClose
             && (isHTTP11 || facts.connectionKeepAlive)
 
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count)
-        for field in fields {
-            headers.add(
-                name: String(decoding: bytes[field.name], as: UTF8.self),
-                value: String(decoding: bytes[field.value], as: UTF8.self))
-        }
+        // Fields stay ranges into one copy of the head, decoded when read.
+        let headers = HTTPHeaders(
+            received: Array(bytes[0..<scanner.lineStart]), ranges: fields)
         return ResponseHead(
             version: version,
             status: HTTPStatus(

@@ -52,7 +52,7 @@ final class Connection: @unchecked Sendable {
         self.table = table
         self.router = router
         self.configuration = configuration
-        self.parser = RequestHeadParser(limits: configuration.parserLimits)
+        self.parser = RequestHeadParser(limits: configuration.limits)
     }
 
     func start() {
@@ -164,7 +164,7 @@ final class Connection: @unchecked Sendable {
         case .contentLength:
             setDeadline(afterSeconds: configuration.bodyTimeoutSeconds)
         case .chunked:
-            chunkedDecoder = ChunkedDecoder(limits: configuration.parserLimits)
+            chunkedDecoder = ChunkedDecoder(limits: configuration.limits)
             chunkedBody = []
             setDeadline(afterSeconds: configuration.bodyTimeoutSeconds)
         }

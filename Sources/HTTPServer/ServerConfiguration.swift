@@ -3,17 +3,11 @@ import HTTPCore
 /// Every limit and deadline of the HTTP server, with its default, in one place
 /// (shared/docs/ARCHITECTURE.md "Limits"). Sizes in bytes, times in seconds.
 public struct ServerConfiguration: Sendable {
-    /// Request line, CRLF included. Over it: 414 (RFC 9112 §3).
-    public var maxRequestLineBytes = 8 * 1024
-    /// One field line, CRLF included. Over it: 431 (RFC 9110 §5.4).
-    public var maxHeaderLineBytes = 8 * 1024
-    /// The field section after the request line. Over it: 431 (RFC 9110 §5.4).
-    public var maxHeaderBytes = 16 * 1024
-    /// Number of field lines. Over it: 431.
-    public var maxHeaderFields = 100
-    /// Body size; a larger Content-Length is refused with 413 before any body byte is
-    /// read (RFC 9110 §15.5.14).
-    public var maxBodyBytes = 64 * 1024
+    /// Sizes the request parser enforces: request line 8 KiB (414 over it), field line
+    /// 8 KiB and field section 16 KiB (431), 100 fields (431), body 64 KiB (413, decided
+    /// from Content-Length before any body byte is read, RFC 9110 §15.5.14), chunk
+    /// extensions and trailers.
+    public var limits = HTTPLimits()
 
     /// From the first byte of a request head (or from accept, for a new connection's
     /// first request) to its end. Absolute: a client trickling bytes cannot extend it.

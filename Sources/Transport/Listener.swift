@@ -84,9 +84,6 @@ public final class Listener: @unchecked Sendable {
         source.setCancelHandler { [fd] in _ = Glibc.close(fd) }
     }
 
-    /// Connections currently open (accepted and not yet closed).
-    public var connectionCount: Int { openConnections.current }
-
     /// Starts accepting. `onAccept` runs on the new channel's loop, which owns it.
     public func start(onAccept: @escaping @Sendable (SocketChannel) -> Void) {
         queue.async { [self] in

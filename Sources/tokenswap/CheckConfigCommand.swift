@@ -27,6 +27,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, configFile: config,
                 sandbox: sandbox)
             print(loaded.summary)
+            for warning in loaded.warnings {
+                StandardStream.error.write("tokenswap: warning: \(warning)\n")
+            }
         } catch {
             StandardStream.error.write("tokenswap: \(error)\n")
             throw ExitCode(2)

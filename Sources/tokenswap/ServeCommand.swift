@@ -32,15 +32,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer token calls from an embedded FAKE provider. Never in production.")
     var sandbox = false
 
-    @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT.")
-    var drainSeconds: Double = 10
+    @Option(help: "Seconds to let in-flight requests finish after SIGTERM/SIGINT (0 to 3600).")
+    var drainSeconds: Double = ConfigurationDefaults.drainSeconds
 
     @Option(
         help: """
             Seconds /readyz answers 503 after SIGTERM/SIGINT before the listeners close, \
-            so a load balancer stops sending first.
+            so a load balancer stops sending first (0 to 3600).
             """)
-    var unreadySeconds: Double = 0
+    var unreadySeconds: Double = ConfigurationDefaults.unreadySeconds
+
+    /// The options' ranges, refused in one line like a bad setting (an infinite or huge
+    /// deadline would trap converting to a timer's nanoseconds after SIGTERM).
+    func validate() throws {
+        do {
+            _ = try ConfigurationDefaults.drainSecondsRange.checked(
+                drainSeconds, variable: "--drain-seconds")
+            _ = try ConfigurationDefaults.unreadySecondsRange.checked(
+                unreadySeconds, variable: "--unready-seconds")
+        } catch {
+            Self.fail("\(error)")
+        }
+    }
 
     func run() async throws {
         let loaded: ServiceConfiguration
@@ -72,7 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
             // the listening line that scripts wait for.
             let base = "http://\(Self.urlHost(addresses.main.host)):\(addresses.main.port)"
             service.sandbox?.serve(at: base)
-            Self.warn(SandboxBanner.text(baseURL: base, defaultProvider: loaded.defaultProvider))
+            Self.warn(
+                SandboxBanner.text(
+                    baseURL: base, defaultProvider: loaded.defaultProvider,
+                    ephemeralKeys: loaded.ephemeralKeys))
         }
         Self.say("tokenswap listening on \(addresses.main)")
         if let admin = addresses.admin { Self.say("tokenswap admin listening on \(admin)") }
@@ -88,9 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
         return host.contains(":") ? "[\(host)]" : host
     }
 
-    /// One line straight to stdout (unbuffered: scripts and tests wait for it).
+    /// One line to stdout through the log queue: written at once while stdout is read,
+    /// and never able to block the drain when it is not (scripts wait for these lines).
     static func say(_ line: String) {
-        StandardStream.output.write("\(line)\n")
+        LogLineQueue.standardOutput.enqueue("\(line)\n")
     }
 
     static func warn(_ text: String) {

@@ -258,11 +258,16 @@ import Testing
 
     /// A poll sooner than the interval: 400 `slow_down`, interval +5 s, and the stub sees
     /// no poll for it.
-    @Test func localSlowDownMakesNoUpstreamCall() async throws {
-        let stack = try await Self.start()
-        let (sealed, _) = try await Self.sealedCode(stack, interval: 3)
+    @Test(arguments: ["rfc8628", "l2p"])
+    func localSlowDownMakesNoUpstreamCall(_ dialect: String) async throws {
+        let stack = try await Self.start(dialect: dialect)
+        let (sealed, _) = try await Self.sealedCode(stack, dialect: dialect, interval: 3)
         try await stack.stub.answer(
-            status: 400, body: #"{"error":"authorization_pending"}"#, path: Self.tokenPath)
+            status: dialect == "l2p" ? 200 : 400,
+            body: dialect == "l2p"
+                ? #"{"status":"error: authorization pending."}"#
+                : #"{"error":"authorization_pending"}"#,
+            path: Self.tokenPath)
         let first = try await DeviceFlow.poll(stack.port, deviceCode: sealed)
         #expect(first.error == "authorization_pending")
         #expect(DeviceFlow.interval(first) == 3)
@@ -286,9 +291,10 @@ import Testing
     }
 
     /// A sealed device code past its `expires_in`: 400 `expired_token`, no upstream call.
-    @Test func localExpiredTokenMakesNoUpstreamCall() async throws {
-        let stack = try await Self.start()
-        try await Self.answerDeviceCode(stack, expiresIn: 1)
+    @Test(arguments: ["rfc8628", "l2p"])
+    func localExpiredTokenMakesNoUpstreamCall(_ dialect: String) async throws {
+        let stack = try await Self.start(dialect: dialect)
+        try await Self.answerDeviceCode(stack, dialect: dialect, expiresIn: 1)
         let code = try await DeviceFlow.requestCode(stack.port)
         let sealed = try #require(code.string("device_code"))
         try await Task.sleep(for: .milliseconds(2100))
@@ -302,9 +308,10 @@ import Testing
 
     /// Sealed refresh token as a device code and sealed device code as a refresh token:
     /// both `invalid_grant`, and the stub is not called for either.
-    @Test func deviceCodeAndRefreshTokenConfusionRefusedBothWays() async throws {
-        let stack = try await Self.start()
-        let (sealedDevice, _) = try await Self.sealedCode(stack)
+    @Test(arguments: ["rfc8628", "l2p"])
+    func deviceCodeAndRefreshTokenConfusionRefusedBothWays(_ dialect: String) async throws {
+        let stack = try await Self.start(dialect: dialect)
+        let (sealedDevice, _) = try await Self.sealedCode(stack, dialect: dialect)
         try await stack.stub.answerTokens(
             ["access_token": "at-x", "expires_in": 60, "refresh_token": "rt-x"],
             path: Self.tokenPath)

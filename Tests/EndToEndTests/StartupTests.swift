@@ -40,7 +40,38 @@ import Testing
         ("TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", ["TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "-1"]),
         ("TOKENSWAP_CA_FILE", ["TOKENSWAP_CA_FILE": "/nonexistent/ca.pem"]),
         ("TOKENSWAP_LOG_LEVEL", ["TOKENSWAP_LOG_LEVEL": "loud"]),
+        // Numbers outside their documented range: 1e19 was a SIGILL in check-config
+        // (Int(_:) overflow), 1e-19 and 1e-300 crashed later in timer and Retry-After
+        // arithmetic.
+        ("TOKENSWAP_RATE_LIMIT", ["TOKENSWAP_RATE_LIMIT": "1e19"]),
+        ("TOKENSWAP_RATE_LIMIT", ["TOKENSWAP_RATE_LIMIT": "1e-19"]),
+        ("TOKENSWAP_RATE_LIMIT_BURST", ["TOKENSWAP_RATE_LIMIT_BURST": "100000000000"]),
+        ("TOKENSWAP_RATE_LIMIT_IPV6_PREFIX", ["TOKENSWAP_RATE_LIMIT_IPV6_PREFIX": "0"]),
+        ("TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", ["TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1e-300"]),
     ]
+
+    /// `serve`'s own numeric options: out of range (huge, infinite, NaN, negative) is one
+    /// line naming the option and a non-zero exit, before anything listens.
+    static let badOptions: [(String, [String])] = [
+        ("--drain-seconds", ["--drain-seconds", "1e300"]),
+        ("--drain-seconds", ["--drain-seconds", "inf"]),
+        ("--drain-seconds", ["--drain-seconds", "nan"]),
+        ("--drain-seconds", ["--drain-seconds=-1"]),
+        ("--unready-seconds", ["--unready-seconds", "1e19"]),
+        ("--unready-seconds", ["--unready-seconds", "inf"]),
+    ]
+
+    @Test(arguments: badOptions.indices)
+    func badOptionStopsStartUp(_ index: Int) async throws {
+        let (option, arguments) = Self.badOptions[index]
+        let result = try await TokenSwapProcess.run(
+            ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments, environment: Self.valid)
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(result.stderr)")
+        #expect(lines.first?.contains(option) == true, "\(result.stderr)")
+        #expect(!result.stdout.contains("listening"))
+    }
 
     @Test(arguments: badSettings.indices)
     func badSettingStopsStartUp(_ index: Int) async throws {

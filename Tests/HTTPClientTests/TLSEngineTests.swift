@@ -125,6 +125,55 @@ import Testing
         }
     }
 
+    static func getPath(_ client: HTTPClient, _ path: String, port: UInt16) async throws
+        -> HTTPResponse
+    {
+        let request = try HTTPClientRequest(
+            method: .get, url: "https://localhost:\(port)\(path)")
+        return try await client.send(request, timeoutSeconds: 5)
+    }
+
+    /// A close-delimited response ended by a bare TCP close, no close_notify (RFC 8446
+    /// §6.1): the end may be a cut, so it is a truncated response, not a body.
+    @Test func closeDelimitedResponseWithoutCloseNotifyIsTruncated() async throws {
+        let stub = try await UpstreamStub.start(tls: "good")
+        let client = try Self.client()
+        defer { client.shutdown() }
+        do {
+            let response = try await Self.getPath(client, "/close-delimited", port: stub.port)
+            Issue.record("accepted a truncated body: \(response.body.count) bytes")
+        } catch let error as HTTPClientError {
+            guard case .protocolError(let reason) = error else {
+                Issue.record("expected protocolError, got \(error)")
+                return
+            }
+            #expect(reason.contains("close_notify"))
+        }
+    }
+
+    @Test func closeDelimitedResponseEndedByCloseNotifyIsComplete() async throws {
+        let stub = try await UpstreamStub.start(tls: "good")
+        let client = try Self.client()
+        defer { client.shutdown() }
+        let response = try await Self.getPath(client, "/close-delimited-notify", port: stub.port)
+        #expect(String(decoding: response.body, as: UTF8.self) == "until the end")
+    }
+
+    /// The pool keeps one session per origin; OpenSSL's internal cache kept every session
+    /// of every connection as well (up to 20,480), unread. It stays empty now.
+    @Test func opensslInternalSessionCacheStaysEmpty() async throws {
+        let stub = try await UpstreamStub.start(tls: "good", arguments: ["--close-after", "1"])
+        let client = try Self.client()
+        defer { client.shutdown() }
+        for _ in 0..<5 {
+            _ = try await Self.get(client, port: stub.port)
+            // The stub closes after each response: the next request takes a new
+            // connection and a new session.
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(client.tlsContext.internalCacheSessionCount == 0)
+    }
+
     @Test func unreadableCAFileIsAConfigurationError() {
         var configuration = HTTPClientConfiguration()
         configuration.extraCAFilePath = "/nonexistent/ca.pem"

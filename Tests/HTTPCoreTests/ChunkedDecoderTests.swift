@@ -92,6 +92,11 @@ private let badBodies: [ChunkedCase] = [
     ChunkedCase(input: "5;a=b\u{0}\r\nhello\r\n", error: .invalidChunkExtension),
     ChunkedCase(
         input: "5;" + String(repeating: "a", count: 40) + "\r\n", error: .chunkExtensionTooLong),
+    // The cap is per message: four chunks of 5 extension bytes each pass a per-chunk cap
+    // of 16 but not a per-message one (CVE-2023-39326 class).
+    ChunkedCase(
+        input: String(repeating: "1;abcd\r\nx\r\n", count: 4) + "0\r\n\r\n",
+        error: .chunkExtensionTooLong),
     // size limit on the decoded total (RFC 9110 §15.5.14)
     ChunkedCase(input: "65\r\n", error: .contentTooLarge),
     ChunkedCase(
@@ -104,6 +109,10 @@ private let badBodies: [ChunkedCase] = [
     ChunkedCase(
         input: "0\r\nX: " + String(repeating: "v", count: 40) + "\r\n\r\n", error: .trailersTooLarge
     ),
+    // Trailers too: many short lines add up against one per-message budget.
+    ChunkedCase(
+        input: "0\r\n" + String(repeating: "A: 1\r\n", count: 6) + "\r\n",
+        error: .trailersTooLarge),
 ]
 
 @Suite struct ChunkedDecoderTests {
@@ -126,6 +135,28 @@ private let badBodies: [ChunkedCase] = [
         let outcome = try #require(outcomes.first)
         #expect(outcome.error == rule.error)
         #expect(!outcome.complete)
+    }
+
+    /// The amplification itself, at the default limits: one-byte chunks each carrying
+    /// 1000 bytes of extensions are refused once the message's extensions pass 1 KiB,
+    /// after a few KiB read, not after the 67 MB a 64 KiB body of them used to take.
+    @Test func extensionsCannotMultiplyTheBytesReadForOneBody() {
+        var decoder = ChunkedDecoder(limits: HTTPLimits())
+        let chunk = Array(("1;" + String(repeating: "e", count: 999) + "\r\nx\r\n").utf8)
+        var body: [UInt8] = []
+        var fed = 0
+        var failure: HTTPParseError?
+        for _ in 0..<(64 * 1024) {
+            do throws(HTTPParseError) {
+                _ = try decoder.decode(chunk, into: &body)
+                fed += chunk.count
+            } catch {
+                failure = error
+                break
+            }
+        }
+        #expect(failure == .chunkExtensionTooLong)
+        #expect(fed < 4 * 1024, "read \(fed) bytes before refusing")
     }
 
     @Test func incompleteBodiesConsumeEverythingAndWait() throws {

@@ -29,6 +29,15 @@ private let acceptances: [AcceptCase] = [
         rule: 5, input: "GET http://a.example/x?y HTTP/1.1\r\nHost: a.example\r\n\r\n",
         target: "http://a.example/x?y"),
     AcceptCase(
+        rule: 5, input: "GET HTTPS://a.example:8443/x/y?q=/z HTTP/1.1\r\nHost: a\r\n\r\n",
+        target: "HTTPS://a.example:8443/x/y?q=/z"),
+    AcceptCase(
+        rule: 5, input: "GET http://[::1]:8080/healthz HTTP/1.1\r\nHost: a\r\n\r\n",
+        target: "http://[::1]:8080/healthz"),
+    AcceptCase(
+        rule: 5, input: "GET http://a%41.example HTTP/1.1\r\nHost: a\r\n\r\n",
+        target: "http://a%41.example"),
+    AcceptCase(
         rule: 10, input: "GET / HTTP/1.1\r\nHost: a\r\nX-A: \t spaced value \t\r\nX-B:\r\n\r\n",
         headers: [("Host", "a"), ("X-A", "spaced value"), ("X-B", "")]),
     AcceptCase(

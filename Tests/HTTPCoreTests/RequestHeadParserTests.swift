@@ -48,6 +48,37 @@ private let rejections: [RejectCase] = [
     RejectCase(rule: 5, input: "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
     RejectCase(rule: 5, input: "GET a/b HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
     RejectCase(rule: 5, input: "GET 1http://a/ HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    // 5: absolute-form is exactly http(s)://authority path-abempty [?query] (§3.2.2);
+    // each of these was once routed to the path hidden after the authority.
+    RejectCase(
+        rule: 5, input: "GET http://a?b/healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http://a#/metrics HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "POST x:/v1/swap HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET ftp://a/healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http:/healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http:healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http:///healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(rule: 5, input: "GET http:// HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http://u@a/healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http://a\\b/healthz HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget
+    ),
+    RejectCase(
+        rule: 5, input: "GET http://a%2/x HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET http://a%zz/x HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET https://a/x#y HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(rule: 5, input: "GET /healthz#x HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
+    RejectCase(
+        rule: 5, input: "GET a.example:80 HTTP/1.1\r\nHost: a\r\n\r\n", error: .invalidTarget),
     RejectCase(
         rule: 5, input: "GET /" + String(repeating: "a", count: 40) + " HTTP/1.1\r\n\r\n",
         error: .requestLineTooLong, limits: small),

@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func chunkedBodiesOverTheLimitAreRefused() async throws {
-        try await TestServer.with({ $0.maxBodyBytes = 8 }) { _, port in
+        try await TestServer.with({ $0.limits.maxBodyBytes = 8 }) { _, port in
             let client = try RawClient(port: port)
             try await client.send(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -15,6 +15,9 @@ public final class ChildOutput: Sendable {
     private struct State {
         var bytes: [UInt8] = []
         var ended = false
+        /// `pauseReading()`: the child's writes back up in the pipe, as behind a stalled
+        /// log shipper.
+        var paused = false
     }
 
     /// Starts reading `fd` (the parent's end of a pipe) and closes it at end of file.
@@ -22,6 +25,9 @@ public final class ChildOutput: Sendable {
         let thread = Thread { [self] in
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
+                condition.lock()
+                while state.paused { condition.wait() }
+                condition.unlock()
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }  // a signal interrupted the read
                 condition.lock()
@@ -38,6 +44,21 @@ public final class ChildOutput: Sendable {
         }
         thread.name = "child output"
         thread.start()
+    }
+
+    /// Stops reading (after the read in progress, if any): once the pipe's buffer is full
+    /// the child's writes to it block, as they do behind a log reader that stopped.
+    public func pauseReading() {
+        condition.lock()
+        state.paused = true
+        condition.unlock()
+    }
+
+    public func resumeReading() {
+        condition.lock()
+        state.paused = false
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// What arrived so far.

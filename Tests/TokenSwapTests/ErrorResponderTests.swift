@@ -40,5 +40,9 @@ import Testing
         let minted = Self.configuration().errorResponse(
             .notFound, for: HTTPRequest(method: .get, target: "/nope"))
         #expect(minted.headers["X-Request-Id"]?.utf8.count == 32)
+        // A head that could not be read has no id of its own: a fresh one.
+        let unread = Self.configuration().errorResponse(
+            .badRequest(status: .badRequest), for: nil)
+        #expect(unread.headers["X-Request-Id"]?.utf8.count == 32)
     }
 }

@@ -134,7 +134,7 @@ import Testing
         #expect(refused.status.code == 401)
         #expect(try S.json(refused)["error"]?.stringValue == "invalid_client")
         var both = linkedin.tokenRequest(for: .refreshToken("x"))
-        both.headers.add(name: "Authorization", value: spotify.basicCredentials)
+        both.headers.add(name: "Authorization", value: spotify.basicCredentials.revealed)
         let twice = try await sandbox.send(both, timeoutSeconds: 1)
         #expect(twice.status.code == 401)
         var none = spotify.tokenRequest(for: .refreshToken("x"))
@@ -228,9 +228,56 @@ import Testing
 
     @Test func bannerIsLoudAndHoldsNoSecret() throws {
         let (spotify, _) = try S.providers()
-        let banner = SandboxBanner.text(baseURL: "http://127.0.0.1:8080", defaultProvider: spotify)
+        let banner = SandboxBanner.text(
+            baseURL: "http://127.0.0.1:8080", defaultProvider: spotify, ephemeralKeys: true)
         #expect(banner.contains("SANDBOX MODE"))
         #expect(banner.contains("/sandbox/authorize"))
+        #expect(banner.contains("keys are ephemeral"))
         #expect(!banner.contains(TokenEndpointsFixtures.secret))
+    }
+
+    /// With TOKENSWAP_ENCRYPTION_KEYS set the banner said "keys are ephemeral" anyway.
+    @Test func bannerSaysPlainlyWhenRealKeysAreSet() throws {
+        let (spotify, _) = try S.providers()
+        let banner = SandboxBanner.text(
+            baseURL: "http://127.0.0.1:8080", defaultProvider: spotify, ephemeralKeys: false)
+        #expect(banner.contains("REAL KEYS ARE SET (TOKENSWAP_ENCRYPTION_KEYS)"))
+        #expect(!banner.contains("ephemeral"))
+    }
+
+    /// HEAD reached the GET handler (RFC 9110 §9.3.2) and minted a code nobody asked for.
+    @Test func headOnAuthorizeMintsNoCode() throws {
+        let sandbox = try S.sandbox()
+        let head = sandbox.authorize(
+            HTTPRequest(method: .head, target: "/sandbox/authorize?state=s"))
+        #expect(head.status.code == 405)
+        #expect(head.headers["Allow"] == "GET")
+        #expect(head.headers["Location"] == nil)
+        #expect(sandbox.state.withLock { $0.codes.count } == 0)
+        #expect(S.authorize(sandbox, "state=s").status.code == 302)
+        #expect(sandbox.state.withLock { $0.codes.count } == 1)
+    }
+
+    /// `POST /sandbox/token` checks client secrets (the configured ones, when set), so it
+    /// is limited per client address like a provider's token endpoint.
+    @Test func tokenEndpointIsRateLimitedPerClient() async throws {
+        var limits = SandboxLimits()
+        limits.tokenRequestsPerSecond = 0.01
+        limits.tokenRequestBurst = 3
+        let sandbox = try S.sandbox(limits)
+        func guess(from address: String) async -> HTTPResponse {
+            var headers = HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")])
+            headers.add(name: "Authorization", value: "Basic Z3Vlc3M6c2VjcmV0")
+            return await sandbox.token(
+                HTTPRequest(
+                    method: .post, target: "/sandbox/token", headers: headers,
+                    body: Array("grant_type=authorization_code&code=x".utf8),
+                    remoteAddress: address))
+        }
+        for _ in 0..<3 { #expect(await guess(from: "198.51.100.9").status.code == 401) }
+        let limited = await guess(from: "198.51.100.9")
+        #expect(limited.status.code == 429)
+        #expect(limited.headers["Retry-After"] != nil)
+        #expect(await guess(from: "198.51.100.10").status.code == 401)
     }
 }

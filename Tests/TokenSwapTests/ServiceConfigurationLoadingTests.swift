@@ -59,6 +59,20 @@ import Testing
         #expect(provider.allowedRedirectURIs == ["myapp://other", "https://x.example/cb"])
     }
 
+    @Test func ipv6PrefixDefaultsToSlash64AndIsConfigurable() async throws {
+        var env = F.minimalEnvironment()
+        #expect(try await F.load(env).rateLimitIPv6PrefixLength == 64)
+        env["TOKENSWAP_RATE_LIMIT_IPV6_PREFIX"] = "56"
+        #expect(try await F.load(env).rateLimitIPv6PrefixLength == 56)
+    }
+
+    @Test func ephemeralKeysOnlyWhenTheSandboxMadeThem() async throws {
+        #expect(try await F.load(F.minimalEnvironment(), sandbox: true).ephemeralKeys == false)
+        var env = F.minimalEnvironment()
+        env["TOKENSWAP_ENCRYPTION_KEYS"] = nil
+        #expect(try await F.load(env, sandbox: true).ephemeralKeys == true)
+    }
+
     @Test func burstDefaultsToTheRateRoundedUp() async throws {
         var env = F.minimalEnvironment()
         env["TOKENSWAP_RATE_LIMIT"] = "2.5"
@@ -80,7 +94,11 @@ import Testing
         ("TOKENSWAP_LOG_FORMAT", "xml", "TOKENSWAP_LOG_FORMAT: expected text or json"),
         (
             "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "0",
-            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected seconds greater than 0 and at most 300"
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected seconds from 0.001 to 300"
+        ),
+        (
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "1e-300",
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS: expected seconds from 0.001 to 300"
         ),
         (
             "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS", "soon",
@@ -88,7 +106,16 @@ import Testing
         ),
         (
             "TOKENSWAP_RATE_LIMIT", "-1",
-            "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 or more"
+            "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 (off) or 0.001 to 1000000"
+        ),
+        // 1e19 trapped in Int(_:) (the burst's default); 1e-19 made Retry-After 10^19 s.
+        (
+            "TOKENSWAP_RATE_LIMIT", "1e19",
+            "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 (off) or 0.001 to 1000000"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT", "1e-19",
+            "TOKENSWAP_RATE_LIMIT: expected requests per second, 0 (off) or 0.001 to 1000000"
         ),
         (
             "TOKENSWAP_DEVICE_RATE_LIMIT", "-1",
@@ -100,7 +127,19 @@ import Testing
         ),
         (
             "TOKENSWAP_RATE_LIMIT_BURST", "0",
-            "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests, 1 or more"
+            "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests from 1 to 1000000"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT_BURST", "999999999999999999",
+            "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests from 1 to 1000000"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX", "16",
+            "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX: expected an IPv6 prefix length from 32 to 128"
+        ),
+        (
+            "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX", "129",
+            "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX: expected an IPv6 prefix length from 32 to 128"
         ),
         (
             "TOKENSWAP_TRUSTED_PROXIES", "10.0.0.0/33",

@@ -34,6 +34,15 @@ import Testing
         #expect(bucket.take(now: 0, rate: rate, burst: 1) == .limited(retryAfterSeconds: seconds))
     }
 
+    /// A rate of 1e-19 per second made the wait 10^19 s, and Int(_:) trapped on it.
+    @Test func retryAfterIsBoundedForAnyRate() {
+        var bucket = TokenBucket(burst: 1, now: 0)
+        #expect(bucket.take(now: 0, rate: 1e-19, burst: 1) == .allowed)
+        #expect(
+            bucket.take(now: 0, rate: 1e-19, burst: 1)
+                == .limited(retryAfterSeconds: Int(TokenBucket.longestRetryAfterSeconds)))
+    }
+
     @Test func aClockGoingBackwardsAddsNothing() {
         var bucket = TokenBucket(burst: 1, now: 10)
         #expect(bucket.take(now: 10, rate: 1, burst: 1) == .allowed)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPCore
 import HTTPServer
 import Testing
@@ -164,5 +165,29 @@ import Testing
         for forbidden in ["the-code-value", "verif-value", "raw-rt-1", "at-1", F.secret] {
             #expect(!line.contains(forbidden))
         }
+    }
+}
+
+@Suite struct ProviderFailureLogTests {
+    typealias F = TokenEndpointsFixtures
+
+    /// An operator can tell a bad CA from a refused port in the logs: the reason class
+    /// and the client's reason at warning, and never the code or the secret.
+    @Test(arguments: [
+        (HTTPClientError.unreachable(reason: "127.0.0.1:9: Connection refused"), "unreachable"),
+        (.tls(.certificateVerifyFailed(reason: "unable to get local issuer certificate")), "tls"),
+        (.timeout(.connect), "timeout"),
+    ])
+    func whyAProviderCallFailedIsLogged(error: HTTPClientError, outcome: String) async throws {
+        let logs = LogCapture()
+        let upstream = RecordingUpstream(.failure(error))
+        _ = try await F.service(upstream, logs: logs).swap(
+            F.form("code=the-code-value"), provider: try F.provider())
+        let line = try #require(logs.all.first { $0.contains("provider call failed") })
+        #expect(line.hasPrefix("warning "))
+        #expect(line.contains("outcome=\(outcome)"))
+        #expect(line.contains("reason=\(error)"))
+        #expect(!line.contains("the-code-value"))
+        #expect(!line.contains(F.secret))
     }
 }

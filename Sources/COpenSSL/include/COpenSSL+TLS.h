@@ -35,6 +35,13 @@ static inline long tokenswap_SSL_MODE_client_defaults(void) {
 
 static inline long tokenswap_SSL_SESS_CACHE_CLIENT(void) { return SSL_SESS_CACHE_CLIENT; }
 
+static inline long tokenswap_SSL_SESS_CACHE_NO_INTERNAL_STORE(void) {
+    return SSL_SESS_CACHE_NO_INTERNAL_STORE;
+}
+
+/// Sessions in the context's internal cache (a macro over SSL_CTX_ctrl).
+static inline long tokenswap_SSL_CTX_sess_number(SSL_CTX *ctx) { return SSL_CTX_sess_number(ctx); }
+
 static inline long tokenswap_BIO_set_mem_eof_return(BIO *bio, int value) {
     return BIO_set_mem_eof_return(bio, value);
 }

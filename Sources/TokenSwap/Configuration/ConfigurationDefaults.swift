@@ -13,9 +13,34 @@ public enum ConfigurationDefaults {
     public static let introspectionRateLimitPerMinute = 60
     /// `/device/code` calls per minute per client (CONTRACT §7); 0 turns it off.
     public static let deviceRateLimitPerMinute = 10.0
+    /// Clients behind one IPv6 prefix of this length share a rate-limit bucket: a /64 is
+    /// what one subscriber or host gets (RFC 6177), and rotating addresses inside it is free.
+    public static let rateLimitIPv6PrefixLength = 64
+    /// Seconds in-flight requests get after SIGTERM/SIGINT (`serve --drain-seconds`).
+    public static let drainSeconds = 10.0
+    /// Seconds `/readyz` answers 503 before the listeners close (`serve --unready-seconds`).
+    public static let unreadySeconds = 0.0
+
+    // The documented range of every numeric setting (README, settings table).
+
     /// Longest upstream deadline accepted; a longer one would hold connections open
-    /// beyond any client's patience.
-    public static let maxUpstreamTimeoutSeconds = 300.0
+    /// beyond any client's patience. The shortest is a millisecond, the timer's grain.
+    public static let upstreamTimeoutSecondsRange = SettingRange(
+        0.001...300, expected: "seconds from 0.001 to 300")
+    /// A slower rate than one request per 1000 s makes `Retry-After` meaningless; a
+    /// faster one than a million per second is no limit on one process.
+    public static let rateLimitPerSecondRange = SettingRange(
+        0.001...1_000_000, expected: "requests per second, 0 (off) or 0.001 to 1000000",
+        alsoAllowed: 0)
+    public static let rateLimitBurstRange = SettingRange(
+        1...1_000_000, expected: "a whole number of requests from 1 to 1000000")
+    /// Shorter than /32 would put whole ISPs in one bucket (RFC 6177 assigns /48 to a site).
+    public static let rateLimitIPv6PrefixLengthRange = SettingRange(
+        32...128, expected: "an IPv6 prefix length from 32 to 128")
+    /// An hour: longer than any orchestrator waits after SIGTERM before SIGKILL.
+    public static let drainSecondsRange = SettingRange(0...3600, expected: "seconds from 0 to 3600")
+    public static let unreadySecondsRange = SettingRange(
+        0...3600, expected: "seconds from 0 to 3600")
     /// With `--sandbox`, when no redirect URI is configured: a custom scheme, as a mobile
     /// app registers, so nothing on the machine receives the redirect.
     public static let sandboxRedirectURI = "tokenswap-sandbox://callback"

@@ -44,6 +44,7 @@ extension ConfigurationKey {
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
     static let deviceRateLimit = ConfigurationKey("device_rate_limit")
+    static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
     static let publicURL = ConfigurationKey("public_url")
@@ -68,6 +69,8 @@ extension ConfigurationKey {
         case deviceAuthorizationURL = "device_authorization_url"
         case deviceClientAuth = "device_client_auth"
         case deviceScopes = "device_scopes"
+        /// Legacy token formats (CONTRACT §9); prefixed only.
+        case legacy
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

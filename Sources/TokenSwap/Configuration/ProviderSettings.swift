@@ -132,11 +132,16 @@ struct ProviderSettings {
             allowed = values
         }
 
+        var legacy: [LegacyDecoder] = []
+        if let (entries, key) = try list(.legacy) {
+            legacy = try LegacyDecoder.parse(entries, variable: key.environmentName)
+        }
+
         return Provider(
             name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
             clientSecret: clientSecret,
             authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed,
-            dialect: dialect, device: device,
+            dialect: dialect, device: device, legacyDecoders: legacy,
             lifecycle: try lifecycle(
                 preset: preset, clientID: clientID, dialect: dialect, tokenURL: tokenURL,
                 sandbox: sandbox))

@@ -39,6 +39,7 @@ extension ServiceConfiguration {
         let (providers, defaultProvider) = try Self.providers(source, sandbox: sandbox)
 
         let keyRing: KeyRing
+        var ephemeralKeys = false
         if let text = try source.string(.encryptionKeys) {
             do {
                 keyRing = try KeyRing(parsing: text)
@@ -52,6 +53,7 @@ extension ServiceConfiguration {
         } else if sandbox {
             do {
                 keyRing = try KeyRing.ephemeral()
+                ephemeralKeys = true
             } catch {
                 throw ConfigurationError(
                     variable: ConfigurationKey.encryptionKeys.environmentName,
@@ -74,36 +76,21 @@ extension ServiceConfiguration {
         let logFormat = try Self.choice(
             .logFormat, source, default: ConfigurationDefaults.logFormat)
 
-        let timeout =
+        let timeout = try ConfigurationDefaults.upstreamTimeoutSecondsRange.checked(
             try source.double(.upstreamTimeoutSeconds)
-            ?? ConfigurationDefaults.upstreamTimeoutSeconds
-        guard timeout > 0, timeout <= ConfigurationDefaults.maxUpstreamTimeoutSeconds else {
-            throw ConfigurationError(
-                variable: ConfigurationKey.upstreamTimeoutSeconds.environmentName,
-                problem: .invalid(
-                    expected:
-                        "seconds greater than 0 and at most \(Int(ConfigurationDefaults.maxUpstreamTimeoutSeconds))"
-                ))
-        }
-
-        let rate = try source.double(.rateLimit) ?? ConfigurationDefaults.rateLimitPerSecond
-        guard rate >= 0, rate.isFinite else {
-            throw ConfigurationError(
-                variable: ConfigurationKey.rateLimit.environmentName,
-                problem: .invalid(expected: "requests per second, 0 or more"))
-        }
-        let burst: Int
-        if let configured = try source.int(.rateLimitBurst) {
-            guard configured >= 1 else {
-                throw ConfigurationError(
-                    variable: ConfigurationKey.rateLimitBurst.environmentName,
-                    problem: .invalid(expected: "a whole number of requests, 1 or more"))
-            }
-            burst = configured
-        } else {
-            // "Same as the rate" (CONTRACT §5), at least one request so a fractional rate works.
-            burst = max(1, Int(rate.rounded(.up)))
-        }
+                ?? ConfigurationDefaults.upstreamTimeoutSeconds,
+            variable: ConfigurationKey.upstreamTimeoutSeconds.environmentName)
+        let rate = try ConfigurationDefaults.rateLimitPerSecondRange.checked(
+            try source.double(.rateLimit) ?? ConfigurationDefaults.rateLimitPerSecond,
+            variable: ConfigurationKey.rateLimit.environmentName)
+        let burst = try ConfigurationDefaults.rateLimitBurstRange.checked(
+            // "Same as the rate" (CONTRACT §5), at least one request so a fractional rate
+            // works; the rate's range keeps the rounding inside Int.
+            try source.int(.rateLimitBurst) ?? max(1, Int(rate.rounded(.up))),
+            variable: ConfigurationKey.rateLimitBurst.environmentName)
+        let ipv6Prefix = try ConfigurationDefaults.rateLimitIPv6PrefixLengthRange.checked(
+            try source.int(.rateLimitIPv6Prefix) ?? ConfigurationDefaults.rateLimitIPv6PrefixLength,
+            variable: ConfigurationKey.rateLimitIPv6Prefix.environmentName)
 
         let deviceRate =
             try source.double(.deviceRateLimit) ?? ConfigurationDefaults.deviceRateLimitPerMinute
@@ -142,9 +129,10 @@ extension ServiceConfiguration {
             caFile: caFile, logLevel: logLevel, logFormat: logFormat,
             upstreamTimeoutSeconds: timeout,
             adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
-            trustedProxies: trustedProxies,
-            corsOrigins: corsOrigins, sandbox: sandbox, deviceRateLimitPerMinute: deviceRate,
-            publicURL: publicURL, introspectionRateLimitPerMinute: introspectionLimit)
+            rateLimitIPv6PrefixLength: ipv6Prefix, trustedProxies: trustedProxies,
+            corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys,
+            deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
+            introspectionRateLimitPerMinute: introspectionLimit)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

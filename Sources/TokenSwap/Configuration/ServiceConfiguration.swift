@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     public let rateLimitPerSecond: Double
     /// Requests a client may make at once before the rate applies.
     public let rateLimitBurst: Int
+    /// IPv6 clients are limited per prefix of this length (a /64 by default), IPv4
+    /// clients per address.
+    public let rateLimitIPv6PrefixLength: Int
     /// Addresses or CIDRs whose `X-Forwarded-For` is believed, as configured (validated).
     public let trustedProxies: [String]
     /// Origins allowed for browser clients (`*` or `scheme://host[:port]`).
@@ -36,13 +39,17 @@ public struct ServiceConfiguration: Sendable {
     public let introspectionRateLimitPerMinute: Int
     /// `/device/code` requests per minute per client address; 0 = off.
     public let deviceRateLimitPerMinute: Double
+    /// The key ring was generated at start-up (sandbox without `TOKENSWAP_ENCRYPTION_KEYS`).
+    public let ephemeralKeys: Bool
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
         caFile: String?, logLevel: LogLevelSetting, logFormat: LogFormat,
         upstreamTimeoutSeconds: Double,
-        adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int, trustedProxies: [String],
-        corsOrigins: [String], sandbox: Bool,
+        adminPort: Int?, rateLimitPerSecond: Double, rateLimitBurst: Int,
+        rateLimitIPv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
+        trustedProxies: [String], corsOrigins: [String], sandbox: Bool,
+        ephemeralKeys: Bool = false,
         deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute,
         publicURL: String? = nil,
         introspectionRateLimitPerMinute: Int = ConfigurationDefaults.introspectionRateLimitPerMinute
@@ -59,12 +66,14 @@ public struct ServiceConfiguration: Sendable {
         self.adminPort = adminPort
         self.rateLimitPerSecond = rateLimitPerSecond
         self.rateLimitBurst = rateLimitBurst
+        self.rateLimitIPv6PrefixLength = rateLimitIPv6PrefixLength
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
         self.publicURL = publicURL
         self.introspectionRateLimitPerMinute = introspectionRateLimitPerMinute
         self.deviceRateLimitPerMinute = deviceRateLimitPerMinute
+        self.ephemeralKeys = ephemeralKeys
     }
 
     /// The provider serving `/v1/<name>/…`, or nil (a 404).

@@ -13,7 +13,8 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case invalidRequest(String)
     /// 415 `invalid_request`: a Content-Type other than form or JSON.
     case unsupportedMediaType
-    /// 404 `not_found`: `/v1/<name>/…` for a provider that is not configured.
+    /// 404 `not_found`: an endpoint the provider does not have (e.g. the device flow of
+    /// a provider without a device endpoint).
     case unknownProvider
     /// 400 `invalid_grant`: the sealed refresh token cannot be opened; the provider was
     /// not called.

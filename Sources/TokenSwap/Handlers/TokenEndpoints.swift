@@ -62,7 +62,17 @@ public struct TokenEndpoints: Sendable {
         do {
             answer = try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds)
         } catch {
-            metrics.upstream(provider: provider.name, UpstreamOutcome(error))
+            let outcome = UpstreamOutcome(error)
+            metrics.upstream(provider: provider.name, outcome)
+            // The class of failure and the client's reason (an address, errno text, the
+            // TLS verification result): never a token, code or secret, which the client
+            // never puts in its errors.
+            logger.warning(
+                "provider call failed",
+                metadata: [
+                    "provider": "\(provider.name)", "outcome": "\(outcome.rawValue)",
+                    "reason": "\(error)",
+                ])
             throw TokenEndpointError(error)
         }
         do {

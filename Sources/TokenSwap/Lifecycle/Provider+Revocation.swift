@@ -40,7 +40,7 @@ extension Provider {
             headers: HTTPHeaders([
                 ("Content-Type", "application/json"),
                 ("Accept", "application/vnd.github+json"),
-                ("Authorization", basicCredentials),
+                ("Authorization", basicCredentials.revealed),
                 // GitHub's API refuses requests without a User-Agent.
                 ("User-Agent", "tokenswap"),
             ]),

@@ -79,7 +79,8 @@ public struct ServiceLogHandler: LogHandler {
         return String(decoding: JSONValue.string(text).serialized, as: UTF8.self)
     }
 
+    /// stdout through `LogLineQueue.standardOutput`: the caller never waits for the reader.
     public static let standardOutput: @Sendable (String) -> Void = { line in
-        StandardStream.output.write(line)
+        LogLineQueue.standardOutput.enqueue(line)
     }
 }

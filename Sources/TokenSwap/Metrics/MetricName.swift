@@ -43,6 +43,11 @@ enum MetricName {
             "tokenswap_sealing_failures_total",
             "Refresh tokens that could not be opened or sealed, by operation and reason.")
     }
+    static var legacyOpens: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_legacy_tokens_opened_total",
+            "Refresh tokens of a replaced swap service opened, by provider and legacy format.")
+    }
     static var opens: MetricNameDescriptor {
         descriptor(
             "tokenswap_sealed_token_opens_total",
@@ -71,6 +76,11 @@ enum MetricName {
             "tokenswap_device_polls_total",
             "Device polls answered, by provider and outcome (slow_down_local: answered without calling the provider)."
         )
+    }
+    static var logLinesDropped: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_log_lines_dropped_total",
+            "Log lines dropped because stdout was not read fast enough (the queue was full).")
     }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {

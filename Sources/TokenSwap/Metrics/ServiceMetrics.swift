@@ -15,6 +15,10 @@ public final class ServiceMetrics: Sendable {
     private let connectionsOpen: Gauge
     private let connectionsIdle: Gauge
     private let unmatched: RouteMetrics
+    /// Log lines the stdout queue dropped, copied from `logQueue` at each scrape.
+    private let logLinesDropped: Counter
+    private let logQueue: LogLineQueue
+    private let logLinesDroppedExported = Mutex(0)
     /// Asked for open/idle connection counts at each scrape; set once the server exists.
     private let connectionSource = Mutex<(@Sendable () async -> (open: Int, idle: Int))?>(nil)
     /// Per-request series, resolved from the registry once per label set (providers and
@@ -37,7 +41,9 @@ public final class ServiceMetrics: Sendable {
         let outcome: DevicePollOutcome
     }
 
-    public init() {
+    /// - Parameter logQueue: the queue whose dropped lines are exported (stdout's).
+    public init(logQueue: LogLineQueue = .standardOutput) {
+        self.logQueue = logQueue
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         var rejections: [RejectionReason: Counter] = [:]
@@ -49,6 +55,7 @@ public final class ServiceMetrics: Sendable {
         self.rejections = rejections
         connectionsOpen = registry.makeGauge(descriptor: MetricName.connectionsOpen)
         connectionsIdle = registry.makeGauge(descriptor: MetricName.connectionsIdle)
+        logLinesDropped = registry.makeCounter(descriptor: MetricName.logLinesDropped)
         unmatched = RouteMetrics(
             registry: registry, route: "unmatched", method: "unmatched", timed: false)
     }
@@ -100,6 +107,14 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
+    /// Provider and format come from the configuration, so the series stay few.
+    func legacyOpened(provider: String, format: LegacyFormat) {
+        registry.makeCounter(
+            descriptor: MetricName.legacyOpens,
+            labels: [("provider", provider), ("format", format.rawValue)]
+        ).increment()
+    }
+
     func unrouted(status: Int) {
         unmatched.count(status: status)
     }
@@ -117,8 +132,14 @@ public final class ServiceMetrics: Sendable {
         connectionSource.withLock { $0 = { await server.connectionCounts() } }
     }
 
-    /// The text exposition, gauges refreshed first.
+    /// The text exposition, gauges and the log queue's drop count refreshed first.
     public func exposition() async -> [UInt8] {
+        let dropped = logQueue.droppedLines
+        let newDrops = logLinesDroppedExported.withLock { exported -> Int in
+            defer { exported = max(exported, dropped) }
+            return max(0, dropped - exported)
+        }
+        if newDrops > 0 { logLinesDropped.increment(by: Int64(newDrops)) }
         if let source = connectionSource.withLock({ $0 }) {
             let counts = await source()
             connectionsOpen.set(Double(counts.open))

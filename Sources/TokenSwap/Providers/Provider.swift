@@ -19,17 +19,22 @@ public struct Provider: Sendable, Hashable {
     /// The device authorization grant, when the provider has a device endpoint; nil
     /// means `/v1/<name>/device/…` are not served for it.
     public let device: DeviceAuthorization?
+    /// Formats of the swap service this one replaces, tried in order when a refresh
+    /// token does not open natively (CONTRACT §9).
+    public let legacyDecoders: [LegacyDecoder]
     /// Authorize, revocation and introspection endpoints (CONTRACT §8).
     public let lifecycle: ProviderLifecycle
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
-    /// base64-encoded again on every token request.
-    let basicCredentials: String
+    /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
+    /// and a `Provider` printed or dumped must not carry the client secret in it.
+    let basicCredentials: Secret
 
     public init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
         dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil,
+        legacyDecoders: [LegacyDecoder] = [],
         lifecycle: ProviderLifecycle = .unsupported
     ) {
         self.name = name
@@ -42,9 +47,10 @@ public struct Provider: Sendable, Hashable {
         self.allowedRedirectURIs = allowedRedirectURIs
         self.dialect = dialect
         self.device = device
+        self.legacyDecoders = legacyDecoders
         self.lifecycle = lifecycle
-        self.basicCredentials = Self.basicCredentials(
-            clientID: clientID, clientSecret: clientSecret.revealed)
+        self.basicCredentials = Secret(
+            Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.

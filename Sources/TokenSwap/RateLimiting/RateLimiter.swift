@@ -4,8 +4,12 @@ import Synchronization
     import Glibc
 #endif
 
-/// Token buckets per client address (`TOKENSWAP_RATE_LIMIT` per second, burst
-/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory.
+/// Token buckets per client (`TOKENSWAP_RATE_LIMIT` per second, burst
+/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory. A client
+/// is an IPv4 address, or an IPv6 prefix (`TOKENSWAP_RATE_LIMIT_IPV6_PREFIX`, /64 by
+/// default): one host holds a whole /64 and picks any address in it, so keying on the
+/// full address gave a rotating client a fresh bucket per request (and let it evict
+/// real clients' buckets).
 ///
 /// The table is split into shards, each behind its own `Mutex`, so requests from
 /// different clients rarely wait for each other. Each shard holds at most
@@ -19,6 +23,8 @@ public final class RateLimiter: Sendable {
     public let ratePerSecond: Double
     public let burst: Int
     public let capacity: Int
+    /// IPv6 clients are counted per prefix of this many bits.
+    public let ipv6PrefixLength: Int
     private let shards: [Shard]
     private let clock: @Sendable () -> Double
 
@@ -29,13 +35,16 @@ public final class RateLimiter: Sendable {
 
     /// - Parameters:
     ///   - capacity: most clients tracked at once, over all shards.
+    ///   - ipv6PrefixLength: bits of an IPv6 address that name one client (1 to 128).
     ///   - clock: monotonic seconds; injected by tests.
     public init(
         ratePerSecond: Double, burst: Int, capacity: Int = 100_000, shardCount: Int = 16,
+        ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
         clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds
     ) {
         self.ratePerSecond = ratePerSecond
         self.burst = max(1, burst)
+        self.ipv6PrefixLength = min(128, max(1, ipv6PrefixLength))
         let shardCount = max(1, shardCount)
         self.capacity = max(shardCount, capacity)
         self.shards = (0..<shardCount).map { _ in Shard() }
@@ -44,6 +53,7 @@ public final class RateLimiter: Sendable {
 
     /// Takes one request's token for `client` (an address).
     public func take(for client: String) -> RateDecision {
+        let client = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
         let now = clock()
         let perShard = capacity / shards.count
         let (rate, burst) = (ratePerSecond, self.burst)

@@ -5,6 +5,7 @@ struct TokenBucket: Sendable, Equatable {
     private(set) var tokens: Double
     /// When `tokens` was last brought up to date.
     private(set) var updated: Double
+    static let longestRetryAfterSeconds = 86_400.0
 
     /// A new client starts with the whole burst.
     init(burst: Int, now: Double) {
@@ -20,7 +21,9 @@ struct TokenBucket: Sendable, Equatable {
             tokens -= 1
             return .allowed
         }
-        let wait = (1 - tokens) / rate
+        // Bounded before Int(_:), which traps on a value it cannot hold: the configured rate
+        // has a floor, but a day is the longest wait worth announcing anyway.
+        let wait = min((1 - tokens) / rate, Self.longestRetryAfterSeconds)
         return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
     }
 

@@ -13,7 +13,6 @@ public struct TrustedProxies: Sendable {
         prefixes = entries.compactMap { AddressPrefix($0.trimmingWhitespace()) }
     }
 
-    public var isEmpty: Bool { prefixes.isEmpty }
 
     func trusts(_ address: [UInt8]) -> Bool {
         prefixes.contains { $0.contains(address) }

@@ -98,7 +98,8 @@ public enum FormURLEncoding {
         return text
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// A hex digit's value, either case (also the legacy tokens' hex, `LegacyTokenText`).
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10

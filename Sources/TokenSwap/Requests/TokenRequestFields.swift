@@ -18,7 +18,9 @@ public struct TokenRequestFields: Sendable, Equatable {
     /// endpoints keep ignoring a `client_id` whatever its shape.
     public static let tokenEndpointNames: Set<String> = ["grant_type", "client_id"]
     /// What `/revoke` and `/introspect` read (RFC 7009 §2.1, RFC 7662 §2.1).
-    public static let lifecycleNames: Set<String> = ["token"]
+    /// `token_type_hint` is read only to refuse one that is not a string: the hint itself
+    /// is not needed (what opens as a sealed refresh token is one).
+    public static let lifecycleNames: Set<String> = ["token", "token_type_hint"]
 
     private let values: [String: String]
 

@@ -2,14 +2,29 @@
 /// enough to try the whole flow with `curl`. It names no secret (the sandbox client
 /// secret stays inside the process).
 public enum SandboxBanner {
-    public static func text(baseURL: String, defaultProvider: Provider) -> String {
+    /// - Parameter ephemeralKeys: false when `TOKENSWAP_ENCRYPTION_KEYS` is set: then the
+    ///   banner says so plainly, since refresh tokens sealed here open wherever that key
+    ///   ring is used.
+    public static func text(
+        baseURL: String, defaultProvider: Provider, ephemeralKeys: Bool
+    ) -> String {
         let line = String(repeating: "!", count: 78)
         let redirect = FormURLEncoding.encodeComponent(defaultProvider.redirectURI)
+        let keys =
+            ephemeralKeys
+            ? """
+            !!  No real provider is called; tokens are worthless outside this process;
+            !!  keys are ephemeral. NEVER run --sandbox in production.
+            """
+            : """
+            !!  No real provider is called, BUT REAL KEYS ARE SET (TOKENSWAP_ENCRYPTION_KEYS):
+            !!  refresh tokens sealed here open wherever that key ring is used.
+            !!  NEVER run --sandbox in production.
+            """
         return """
             \(line)
             !!  SANDBOX MODE: tokenswap is talking to a FAKE accounts service.
-            !!  No real provider is called; tokens are worthless outside this process;
-            !!  keys are ephemeral. NEVER run --sandbox in production.
+            \(keys)
             \(line)
             Try it:
               curl -si '\(baseURL)/sandbox/authorize?redirect_uri=\(redirect)&state=xyz'

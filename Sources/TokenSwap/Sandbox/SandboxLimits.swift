@@ -19,6 +19,10 @@ public struct SandboxLimits: Sendable {
     public var slowAnswerSeconds: Double = 15
     /// `Retry-After` of the `sandbox-429` answers.
     public var retryAfterSeconds: Int = 7
+    /// `POST /sandbox/token` per client address: it checks client secrets (the real ones,
+    /// when they are configured), so unthrottled it is a secret-guessing oracle.
+    public var tokenRequestsPerSecond: Double = 5
+    public var tokenRequestBurst: Int = 10
 
     public init() {}
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPServer
 
 extension SandboxProvider {
     /// `GET /sandbox/authorize?redirect_uri=URI&state=S[&client_id=ID][&scope=…]
@@ -7,6 +8,16 @@ extension SandboxProvider {
     /// redirect URI are answered here, not redirected (RFC 6749 §4.1.2.1: never send a
     /// user to an unverified URI); the others go to the redirect URI as `error=…`.
     public func authorize(_ request: HTTPRequest) -> HTTPResponse {
+        // The router answers HEAD with the GET handler (RFC 9110 §9.3.2); minting a code is
+        // not safe to repeat for a HEAD (link checkers, prefetchers), so only GET may.
+        guard request.method == .get else {
+            let refusal = ServerError.methodNotAllowed(allow: [.get])
+            var headers = TokenResponseHeaders.base
+            headers.add(name: "Allow", value: "GET")  // RFC 9110 §15.5.6
+            return OAuthErrorResponse.make(
+                refusal.status, code: refusal.code, description: refusal.errorDescription,
+                headers: headers)
+        }
         var query: [String: String] = [:]
         do {
             for (name, value) in try FormURLEncoding.decode((request.query ?? "").utf8)

@@ -34,8 +34,12 @@ extension SandboxProvider: UpstreamTransport {
     }
 
     /// `POST /sandbox/token|revoke|introspect`, for trying the provider side directly with
-    /// `curl`.
+    /// `curl`; limited per client address like a provider's endpoints (they check client
+    /// secrets).
     public func token(_ request: HTTPRequest) async -> HTTPResponse {
+        if case .limited(let seconds) = tokenLimiter.take(for: request.remoteAddress ?? "unknown") {
+            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+        }
         switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):
             return response

@@ -90,6 +90,8 @@ public final class SandboxProvider: Sendable {
     /// Where the verification page is served (`http://host:port`), set once the service
     /// listens; device answers point the user there.
     let baseURL = Mutex<String>("http://localhost:8080")
+    /// Throttles `POST /sandbox/token` per TCP peer (see `SandboxLimits`).
+    let tokenLimiter: RateLimiter
 
     /// - Parameters:
     ///   - providers: the configured providers; their ids and secrets are the clients.
@@ -106,6 +108,9 @@ public final class SandboxProvider: Sendable {
                 deviceAuth: $0.device?.clientAuth, deviceTarget: $0.device?.url.target)
         }
         self.defaultClientID = defaultProvider.clientID
+        self.tokenLimiter = RateLimiter(
+            ratePerSecond: limits.tokenRequestsPerSecond, burst: limits.tokenRequestBurst,
+            capacity: 10_000)
         self.state = Mutex(
             State(
                 codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),

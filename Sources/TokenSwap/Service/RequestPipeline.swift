@@ -66,18 +66,17 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// The answers the server gives itself, in the contract's error shape, with the
-    /// request id of the request when one was read.
+    /// The answers the server gives itself, in the contract's error shape, each with a
+    /// request id: the request's own when one was read (404, 405, 500), else a fresh one
+    /// (a head that could not be parsed has no id to trust).
     public var errorResponder: ErrorResponder {
         { error, request in
             var response = OAuthErrorResponse.make(
                 error.status, code: error.code, description: error.errorDescription,
                 headers: HTTPHeaders([("Content-Type", "application/json")]))
-            if let request {
-                response.headers.add(
-                    name: RequestID.headerName,
-                    value: RequestID.resolve(request.headers[RequestID.headerName]))
-            }
+            response.headers.add(
+                name: RequestID.headerName,
+                value: RequestID.resolve(request?.headers[RequestID.headerName]))
             return response
         }
     }

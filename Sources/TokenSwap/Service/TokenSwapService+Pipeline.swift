@@ -12,8 +12,8 @@ extension TokenSwapService {
         let limiter =
             configuration.rateLimitPerSecond > 0
             ? RateLimiter(
-                ratePerSecond: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst
-            )
+                ratePerSecond: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst,
+                ipv6PrefixLength: configuration.rateLimitIPv6PrefixLength)
             : nil
         return RequestPipeline(
             logger: logger, metrics: metrics, rateLimiter: limiter,

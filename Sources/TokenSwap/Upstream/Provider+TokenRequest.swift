@@ -39,7 +39,7 @@ extension Provider {
         ])
         switch method {
         case .clientSecretBasic?:
-            headers.add(name: "Authorization", value: basicCredentials)
+            headers.add(name: "Authorization", value: basicCredentials.revealed)
         case .clientSecretPost?:
             fields.append(("client_id", clientID))
             fields.append(("client_secret", clientSecret.revealed))

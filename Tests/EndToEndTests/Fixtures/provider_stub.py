@@ -8,10 +8,13 @@ Two listeners on 127.0.0.1, ephemeral ports, printed as "PORT <service> CONTROL 
            with the current answer.
   control  (plain HTTP, for the test):
            POST /answer    JSON {"status":200, "headers":[["Name","value"]], "body":"...",
-                           "mode":"normal"|"garbage"|"slow", "delay_ms":N}; the answer to
-                           every later service request; with "path":"/x", only to later
-                           requests for that path (the device endpoint beside the token
-                           endpoint), which then no longer get the general answer
+                           "mode":"normal"|"garbage"|"slow"|"close-delimited",
+                           "delay_ms":N}; the answer to every later service request
+                           (close-delimited: no Content-Length, the body ended by closing
+                           the connection; over TLS without close_notify, a truncation);
+                           with "path":"/x", only to later requests for that path (the
+                           device endpoint beside the token endpoint), which then no longer
+                           get the general answer
            GET  /requests  JSON list of {"method","target","headers":[[n,v]],"body"}
 Nothing received is ever printed. The stub exits when its stdin closes (the test ended).
 """
@@ -74,6 +77,12 @@ class Service(Quiet):
         if current["mode"] == "garbage":
             self.wfile.write(b"SMTP ready\r\n\r\n")
             self.close_connection = True
+            return
+        if current["mode"] == "close-delimited":
+            self.wfile.write(b"HTTP/1.1 %d OK\r\nContent-Type: application/json\r\n"
+                             b"Connection: close\r\n\r\n" % current["status"]
+                             + current["body"].encode())
+            self.close_connection = True  # socketserver closes without TLS close_notify
             return
         self.reply(current["status"], current["body"], current["headers"])
 

@@ -10,7 +10,9 @@ Paths:
   /slow?ms=N           waits N ms, then answers like /ok
   /big?bytes=N         200 with a Content-Length body of N bytes
   /chunked             200, chunked body "hello, chunked world" in three chunks + trailer
-  /close-delimited     200 without Content-Length, body then close (RFC 9112 §6.3 ¶8)
+  /close-delimited     200 without Content-Length, body then close (RFC 9112 §6.3 ¶8);
+                       over TLS a bare TCP close, without close_notify (a truncation)
+  /close-delimited-notify  the same, ended over TLS with close_notify (a complete body)
   /truncated           Content-Length 100, sends 10 bytes, closes
   /truncated-chunked   chunked, one chunk, closes before the last chunk
   /garbage             a status line that is not HTTP
@@ -98,6 +100,11 @@ def serve(conn, options):
                          b"0\r\nX-Trailer: yes\r\n\r\n")
         elif path == "/close-delimited":
             conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end")
+            return
+        elif path == "/close-delimited-notify":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end")
+            if isinstance(conn, ssl.SSLSocket):
+                conn.unwrap()  # sends close_notify (SSL_shutdown) before the TCP close
             return
         elif path == "/truncated":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789")

@@ -1,0 +1,76 @@
+import COpenSSL
+
+extension LegacyFormat {
+    /// What `decrypt` needs from the secret, derived once per configured secret rather
+    /// than per token (Ruby's 2048 MD5 rounds would otherwise run for every token that
+    /// does not open natively): key ‖ IV for the unsalted password formats, the key for
+    /// GCM, the secret itself for CryptoJS (its salt is in each token). Empty if OpenSSL
+    /// fails, and then nothing opens.
+    func keyMaterial(secret: [UInt8]) -> [UInt8] {
+        switch self {
+        case .rubyEncryptedStrings, .nodeCreateCipherCTR, .nodeCreateCipherCBC:
+            guard let cipher = passwordCipher,
+                let (key, iv) = LegacyCipher.bytesToKey(
+                    cipher: cipher, password: secret, salt: nil,
+                    iterations: self == .rubyEncryptedStrings ? 2048 : 1)
+            else { return [] }
+            return key + iv
+        case .spotifyAPIServerGCM:
+            return LegacyCipher.sha256(secret) ?? []
+        case .cryptoJSAES:
+            return secret
+        }
+    }
+
+    /// The plaintext of `token` (already repaired) under `keyMaterial`, exactly as the old
+    /// service encrypted it (CONTRACT §9), or nil.
+    func decrypt(_ token: String, keyMaterial: [UInt8]) -> [UInt8]? {
+        switch self {
+        case .rubyEncryptedStrings, .nodeCreateCipherCTR, .nodeCreateCipherCBC:
+            // encrypted_strings' SymmetricCipher: DES-EDE3-CBC, `pkcs5_keyivgen(password)`
+            // (EVP_BytesToKey, MD5, no salt, 2048 iterations), `pack('m')` base64.
+            // Node's createCipher: EVP_BytesToKey(MD5, no salt, 1 iteration), hex output.
+            let bytes =
+                self == .rubyEncryptedStrings
+                ? LegacyTokenText.base64(token) : LegacyTokenText.hex(token)
+            guard let bytes, let cipher = passwordCipher else { return nil }
+            let keyLength = Int(EVP_CIPHER_get_key_length(cipher))
+            guard keyMaterial.count > keyLength else { return nil }
+            return LegacyCipher.decrypt(
+                cipher: cipher, key: Array(keyMaterial.prefix(keyLength)),
+                iv: Array(keyMaterial.dropFirst(keyLength)), ciphertext: bytes,
+                padding: self != .nodeCreateCipherCTR)
+        case .spotifyAPIServerGCM:
+            // nonce(12) | ciphertext | tag(16), key = SHA-256(secret), no associated data.
+            guard let bytes = LegacyTokenText.base64(token), bytes.count > 12 + 16,
+                keyMaterial.count == 32, let cipher = EVP_aes_256_gcm()
+            else { return nil }
+            return LegacyCipher.decrypt(
+                cipher: cipher, key: keyMaterial, iv: Array(bytes.prefix(12)),
+                ciphertext: Array(bytes[12..<(bytes.count - 16)]), tag: Array(bytes.suffix(16)),
+                padding: false)
+        case .cryptoJSAES:
+            // "Salted__" | salt(8) | AES-256-CBC ciphertext; EVP_BytesToKey(MD5, salt, 1).
+            let magic = Array("Salted__".utf8)
+            guard let bytes = LegacyTokenText.base64(token), bytes.count > 16,
+                Array(bytes.prefix(8)) == magic, let cipher = EVP_aes_256_cbc(),
+                let (key, iv) = LegacyCipher.bytesToKey(
+                    cipher: cipher, password: keyMaterial, salt: Array(bytes[8..<16]),
+                    iterations: 1)
+            else { return nil }
+            return LegacyCipher.decrypt(
+                cipher: cipher, key: key, iv: iv, ciphertext: Array(bytes.dropFirst(16)),
+                padding: true)
+        }
+    }
+
+    /// The cipher of the formats whose key and IV come from the password alone.
+    private var passwordCipher: OpaquePointer? {
+        switch self {
+        case .rubyEncryptedStrings: EVP_des_ede3_cbc()
+        case .nodeCreateCipherCTR: EVP_aes_256_ctr()
+        case .nodeCreateCipherCBC: EVP_aes_256_cbc()
+        case .spotifyAPIServerGCM, .cryptoJSAES: nil
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// The sandbox as an attacker meets it: the banner does not call configured keys
+/// ephemeral, HEAD on the authorize endpoint mints no code, and the token endpoint (a
+/// client-secret check) is rate limited per client.
+@Suite struct SandboxHardeningTests {
+    @Test func bannerSaysPlainlyWhenRealKeysAreSet() async throws {
+        let key = Deployment.newKey("real")
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"], environment: ["TOKENSWAP_ENCRYPTION_KEYS": key])
+        #expect(try await server.stop() == 0)
+        #expect(server.standardError.contains("REAL KEYS ARE SET (TOKENSWAP_ENCRYPTION_KEYS)"))
+        #expect(!server.standardError.contains("keys are ephemeral"))
+        expectNoSecrets(in: [server.output], Deployment.keyMaterial(key))
+
+        let ephemeral = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        #expect(try await ephemeral.stop() == 0)
+        #expect(ephemeral.standardError.contains("keys are ephemeral"))
+    }
+
+    @Test func headOnAuthorizeMintsNoCodeAndTokenGuessesAreLimited() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let head = try await Exchange.request(
+            "HEAD", "/sandbox/authorize?state=s", port: server.port)
+        #expect(head.status == 405)
+        #expect(head.header("Location") == nil)
+        let get = try await Exchange.request("GET", "/sandbox/authorize?state=s", port: server.port)
+        #expect(get.status == 302)
+
+        var statuses: [Int] = []
+        let started = ContinuousClock.now
+        for _ in 0..<30 {
+            let guess = try await Exchange.request(
+                "POST", "/sandbox/token", port: server.port,
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"),
+                    (
+                        "Authorization",
+                        "Basic " + Data("sandbox-spotify:guess".utf8).base64EncodedString()
+                    ),
+                ],
+                body: "grant_type=authorization_code&code=x")
+            statuses.append(guess.status)
+        }
+        // Burst 10, then 5 a second: at most that many get through in the time taken (a
+        // loaded machine makes the 30 requests slower, and the allowance with it).
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds)
+        let allowed = 10 + Int((5 * (seconds + 1)).rounded(.up))
+        #expect(statuses.contains(401))
+        #expect(statuses.contains(429), "\(statuses)")
+        #expect(statuses.count { $0 != 429 } <= allowed, "\(statuses) in \(elapsed)")
+        #expect(try await server.stop() == 0)
+    }
+}
