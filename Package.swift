@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "tokenswap",
             dependencies: [
-                "TokenSwap", "Sealing", "HTTPServer",
+                "TokenSwap", "Sealing", "HTTPServer", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -25,6 +25,9 @@ extension HTTPClient {
             } catch .connectTimedOut {
                 failure = .timeout(
                     budget < configuration.connectTimeoutSeconds ? .exchange : .connect)
+            } catch .system(let call, let code) where OpenFileLimit.isExhaustion(code) {
+                // Our own limit, not the provider's: no other address will fare better.
+                throw .resourcesExhausted(reason: "\(call): \(TransportError.text(code))")
             } catch {
                 failure = .unreachable(reason: "\(address): \(error)")
             }

@@ -24,6 +24,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case responseTooLarge(limitBytes: Int)
     /// The origin's pool is at its connection cap and its wait queue is full.
     case poolExhausted
+    /// This process could not open a socket: out of descriptors or kernel memory
+    /// (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`). Not the provider's fault.
+    case resourcesExhausted(reason: String)
     /// `shutdown()` was called.
     case shutdown
 
@@ -45,6 +48,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .protocolError(let reason): return "upstream protocol error: \(reason)"
         case .responseTooLarge(let limit): return "upstream response over \(limit) bytes"
         case .poolExhausted: return "upstream connection pool exhausted"
+        case .resourcesExhausted(let reason): return "cannot open a socket: \(reason)"
         case .shutdown: return "HTTP client shut down"
         }
     }

@@ -31,6 +31,10 @@ extension Connection {
                 reject(.badRequest(status: error.status))
                 return true
             }
+            // A chunked body has no announced length: its decoded bytes are reserved as
+            // they arrive.
+            let grown = chunkedBody.count - reservedBodyBytes
+            if grown > 0, !reserveBody(grown) { return true }
             guard decoder.isComplete else {
                 chunkedDecoder = decoder
                 sendContinueIfExpected(head)
@@ -68,9 +72,10 @@ extension Connection {
     /// so most requests skip a suspend/resume pair, which on Linux libdispatch costs a
     /// queue wake-up each.
     func dispatch(_ head: RequestHead, body: [UInt8]) {
-        phase = .handling
-        clearDeadline()
-        requestsServed += 1
+        guard state.bodyComplete() == .dispatch else { return }
+        // The body now belongs to the request (bounded by the handler's run), not to a
+        // stalled read.
+        releaseBody()
         let request = head.request(body: body, remoteAddress: channel.peerAddress?.host)
         switch router.resolve(method: request.method, path: request.path) {
         case .error(let error):

@@ -19,12 +19,27 @@ public final class HTTPServer: Sendable {
     private let tables: [LoopConnections]
     private let listeners = Mutex<[Listener]>([])
     private let openConnections = ConnectionCounter()
+    /// Body bytes of requests being read, over every listener.
+    private let bodyBudget: BodyBudget
+    /// Connections per client address, over every listener; nil when uncapped.
+    private let clientCounts: ClientConnectionCounts?
+    /// The counts of listeners with a cap of their own.
+    private let ownCounters = Mutex<[ConnectionCounter]>([])
 
     public init(
         configuration: ServerConfiguration = ServerConfiguration(), router: Router,
         group: EventLoopGroup? = nil
     ) {
+        var configuration = configuration
+        // Client connections never take the descriptors upstream sockets, logs and the
+        // admin port need (OpenFileLimit.reserve).
+        configuration.maxConnections = OpenFileLimit.connectionCap(
+            configured: configuration.maxConnections, openFiles: OpenFileLimit.current)
         self.configuration = configuration
+        self.bodyBudget = BodyBudget(limitBytes: configuration.maxBodyBytesInFlight)
+        self.clientCounts =
+            configuration.maxConnectionsPerClient > 0
+            ? ClientConnectionCounts(maxPerClient: configuration.maxConnectionsPerClient) : nil
         self.router = router
         let group = group ?? EventLoopGroup(loopCount: configuration.loopCount)
         self.group = group
@@ -40,11 +55,14 @@ public final class HTTPServer: Sendable {
     }
 
     /// Listens on another address with its own router (e.g. an admin port serving only
-    /// the operations endpoints). All listeners share the loops and the connection cap.
+    /// the operations endpoints). All listeners share the loops; with `maxConnections`
+    /// the listener has a cap and a count of its own, so a flood of the other listeners
+    /// cannot lock it out (an admin port's probes must answer while the public port is
+    /// at its cap); without, it shares the server's.
     @discardableResult
-    public func addListener(host: String, port: UInt16, router: Router) throws(TransportError)
-        -> SocketAddress
-    {
+    public func addListener(
+        host: String, port: UInt16, router: Router, maxConnections: Int? = nil
+    ) throws(TransportError) -> SocketAddress {
         let address: SocketAddress
         if let numeric = try? SocketAddress(ipAddress: host, port: port) {
             address = numeric
@@ -56,20 +74,35 @@ public final class HTTPServer: Sendable {
             address = first
         }
         let listener = try Listener(
-            address: address, group: group, maxConnections: configuration.maxConnections,
+            address: address, group: group,
+            maxConnections: maxConnections ?? configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
-            openConnections: openConnections,
-            onPause: Self.pauseReporter(configuration.observer))
+            openConnections: maxConnections == nil ? openConnections : ownCounter(),
+            // A listener with its own cap (the admin port) has no per-client one: its
+            // probes come from one address.
+            clientCounts: maxConnections == nil ? clientCounts : nil,
+            onPause: Self.pauseReporter(configuration.observer),
+            onClientCap: Self.clientCapReporter(configuration.observer))
         let tables = self.tables
         let configuration = self.configuration
+        let bodyBudget = self.bodyBudget
         listener.start { channel in
             let table = tables[channel.loop.index]
             let connection = Connection(
-                channel: channel, table: table, router: router, configuration: configuration)
+                channel: channel, table: table, router: router, configuration: configuration,
+                bodyBudget: bodyBudget)
             connection.start()
         }
         listeners.withLock { $0.append(listener) }
         return listener.localAddress
+    }
+
+    /// The listener's per-client-cap callback that tells `observer`, or nil.
+    private static func clientCapReporter(_ observer: (any ServerObserver)?)
+        -> (@Sendable () -> Void)?
+    {
+        guard let observer else { return nil }
+        return { observer.observe(.clientConnectionCapReached) }
     }
 
     /// The listener's pause callback that tells `observer`, or nil.
@@ -86,7 +119,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections open right now, over all listeners.
-    public var connectionCount: Int { openConnections.current }
+    public var connectionCount: Int {
+        openConnections.current + ownCounters.withLock { $0.reduce(0) { $0 + $1.current } }
+    }
+
+    /// A count for a listener with a cap of its own, included in `connectionCount`.
+    private func ownCounter() -> ConnectionCounter {
+        let counter = ConnectionCounter()
+        ownCounters.withLock { $0.append(counter) }
+        return counter
+    }
 
     /// Open connections and, of those, the idle keep-alive ones (waiting for a next
     /// request). Each loop counts its own on its queue, so this awaits every loop once:
@@ -98,7 +140,7 @@ public final class HTTPServer: Sendable {
                 table.loop.execute { continuation.resume(returning: table.idleCount) }
             }
         }
-        return (openConnections.current, idle)
+        return (connectionCount, idle)
     }
 
     /// Graceful shutdown: stop accepting, close idle keep-alive connections, let requests

@@ -65,9 +65,9 @@ final class LoopConnections: @unchecked Sendable {
     /// One pass over every connection: those past their deadline act on it. One timer per
     /// loop instead of one per connection keeps 10,000 idle connections cheap.
     func sweep() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        for connection in connections.values where connection.deadlineNanos <= now {
-            connection.deadlinePassed()
+        let now = Deadline.now
+        for connection in connections.values where connection.deadline.hasPassed(at: now) {
+            connection.deadlinePassed(now: now)
         }
     }
 

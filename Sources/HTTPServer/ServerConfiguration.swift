@@ -28,6 +28,14 @@ public struct ServerConfiguration: Sendable {
     public var maxRequestsPerConnection = 1000
     /// Open connections; at the cap the listener stops accepting until one closes.
     public var maxConnections = 10_000
+    /// Body bytes of requests still being read, over all connections (Content-Length as
+    /// announced, chunked as decoded); a request that would pass it is answered 503 and
+    /// its connection closed. 32 MiB: 512 stalled bodies of the 64 KiB maximum, well
+    /// inside a 256 MB container.
+    public var maxBodyBytesInFlight = 32 * 1024 * 1024
+    /// Connections one client address may hold at once; more are closed at accept. 0:
+    /// no cap. Behind a proxy every client has the proxy's address: raise it there.
+    public var maxConnectionsPerClient = 2_500
     /// How long accepting pauses at the cap or on EMFILE/ENFILE before it is retried.
     public var acceptRetryDelaySeconds = 0.1
     /// Event loops; nil means one per online core.

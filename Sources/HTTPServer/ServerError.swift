@@ -12,6 +12,8 @@ public enum ServerError: Error, Sendable, Equatable {
     case requestTimeout
     /// A handler threw; the cause stays in the server.
     case handlerFailed
+    /// The server is over a capacity limit (body bytes in flight): retry later.
+    case overloaded
 
     public var status: HTTPStatus {
         switch self {
@@ -20,6 +22,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .badRequest(let status): status
         case .requestTimeout: .requestTimeout
         case .handlerFailed: .internalServerError
+        case .overloaded: .serviceUnavailable
         }
     }
 
@@ -30,6 +33,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .badRequest: "invalid_request"
         case .requestTimeout: "invalid_request"
         case .handlerFailed: "server_error"
+        case .overloaded: "temporarily_unavailable"
         }
     }
 
@@ -40,6 +44,7 @@ public enum ServerError: Error, Sendable, Equatable {
         case .badRequest(let status): "The request was refused: \(status.reasonPhrase)."
         case .requestTimeout: "The request did not arrive in time."
         case .handlerFailed: "The server failed to handle the request."
+        case .overloaded: "The server is busy; retry later."
         }
     }
 

@@ -15,6 +15,12 @@ public enum ServerEvent: Sendable, Equatable {
     case connectionCapReached
     /// Accepting paused because the process or system ran out of descriptors or memory.
     case acceptResourcesExhausted
+    /// A request was refused (503, connection closed): the body bytes in flight across
+    /// the server reached `maxBodyBytesInFlight`.
+    case bodyBudgetExceeded
+    /// A connection was closed at accept: its client address already holds
+    /// `maxConnectionsPerClient`.
+    case clientConnectionCapReached
 }
 
 /// Which connection deadline passed (ServerConfiguration's timeouts).

@@ -38,13 +38,19 @@ public final class Listener: @unchecked Sendable {
     private var acceptHandler: (@Sendable (SocketChannel) -> Void)?
     /// Told on `queue` each time accepting pauses (for metrics).
     private let onPause: (@Sendable (AcceptPause) -> Void)?
+    /// Connections per client address; nil: no per-client cap.
+    private let clientCounts: ClientConnectionCounts?
+    /// Told on `queue` each time a connection is closed at accept by the per-client cap.
+    private let onClientCap: (@Sendable () -> Void)?
 
     /// Binds and listens (`SO_REUSEADDR`); accepting starts with `start`.
     public init(
         address: SocketAddress, group: EventLoopGroup, maxConnections: Int,
         backlog: Int32 = 1024, acceptBurst: Int = 64, retryDelaySeconds: Double = 0.1,
         openConnections: ConnectionCounter = ConnectionCounter(),
-        onPause: (@Sendable (AcceptPause) -> Void)? = nil
+        clientCounts: ClientConnectionCounts? = nil,
+        onPause: (@Sendable (AcceptPause) -> Void)? = nil,
+        onClientCap: (@Sendable () -> Void)? = nil
     ) throws(TransportError) {
         BrokenPipe.ignore()
         let fd = tokenswap_socket_nonblocking(address.family, Int32(SOCK_STREAM.rawValue), 0)
@@ -76,6 +82,8 @@ public final class Listener: @unchecked Sendable {
         self.retryDelaySeconds = retryDelaySeconds
         self.openConnections = openConnections
         self.onPause = onPause
+        self.clientCounts = clientCounts
+        self.onClientCap = onClientCap
         self.queue = DispatchQueue(label: "tokenswap.accept.\(local.port)")
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // The listening fd is closed only after its source is cancelled (#833/#949).
@@ -130,6 +138,13 @@ public final class Listener: @unchecked Sendable {
             let peer = withUnsafeBytes(of: &storage) {
                 SocketAddress(raw: $0.baseAddress.unsafelyUnwrapped, length: length)
             }
+            let host = peer?.host
+            if let clientCounts, let host, !clientCounts.admit(host) {
+                // Closed before a byte is read: the client holds its share already.
+                _ = Glibc.close(client)
+                onClientCap?()
+                continue
+            }
             SocketOptions.enableNoDelay(client)
             openConnections.increment()
             let loop = group.next()
@@ -137,6 +152,7 @@ public final class Listener: @unchecked Sendable {
                 let channel = SocketChannel(adopting: client, peerAddress: peer, loop: loop)
                 channel.whenClosed { [self] in
                     openConnections.decrement()
+                    if let host { clientCounts?.release(host) }
                 }
                 onAccept(channel)
             }

@@ -30,7 +30,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    static func text(_ code: Int32) -> String {
+    public static func text(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPServer
 import TokenSwap
+import Transport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -64,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             Self.fail("\(error)")
         }
+        // As many descriptors as the hard limit allows; the server keeps a reserve of them
+        // free of client connections (OpenFileLimit.connectionCap).
+        OpenFileLimit.raiseSoftLimitToHard()
         let serverConfiguration = ServerConfiguration()
         TokenSwapService.bootstrapLogging(for: loaded)
         let service: TokenSwapService

@@ -373,6 +373,15 @@ import Testing
         }
         #expect(try await stack.finish(secrets: []) == 0)
 
+        // CORS off: a preflight on a device path is a 405, as on the token paths.
+        let plain = try await DeviceStubTests.start()
+        for path in paths {
+            record(
+                "OPTIONS", path,
+                try await Exchange.request("OPTIONS", concrete(path), port: plain.port))
+        }
+        #expect(try await plain.finish(secrets: []) == 0)
+
         // The sandbox's device endpoint and verification page.
         let sandbox = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let code = try await Exchange.request(

@@ -134,6 +134,14 @@ import Testing
             "TOKENSWAP_RATE_LIMIT_BURST: expected a whole number of requests from 1 to 1000000"
         ),
         (
+            "TOKENSWAP_MAX_BODY_BYTES_IN_FLIGHT", "1024",
+            "TOKENSWAP_MAX_BODY_BYTES_IN_FLIGHT: expected bytes from 65536 to 1073741824"
+        ),
+        (
+            "TOKENSWAP_MAX_CONNECTIONS_PER_CLIENT", "-1",
+            "TOKENSWAP_MAX_CONNECTIONS_PER_CLIENT: expected a whole number of connections, 0 (no cap) or 1 to 1000000"
+        ),
+        (
             "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX", "16",
             "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX: expected an IPv6 prefix length from 32 to 128"
         ),

@@ -64,6 +64,7 @@ import Testing
             (.responseTooLarge(limitBytes: 1), 502, "upstream_error"),
             (.invalidURL(reason: "x"), 502, "upstream_error"),
             (.poolExhausted, 503, "temporarily_unavailable"),
+            (.resourcesExhausted(reason: "socket: Too many open files"), 503, "temporarily_unavailable"),
             (.shutdown, 503, "temporarily_unavailable"),
         ] as [(HTTPClientError, Int, String)])
     func clientFailuresMapToTheTable(failure: HTTPClientError, status: Int, code: String) {

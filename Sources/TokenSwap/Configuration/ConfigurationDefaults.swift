@@ -37,6 +37,17 @@ public enum ConfigurationDefaults {
     /// Shorter than /32 would put whole ISPs in one bucket (RFC 6177 assigns /48 to a site).
     public static let rateLimitIPv6PrefixLengthRange = SettingRange(
         32...128, expected: "an IPv6 prefix length from 32 to 128")
+    /// Body bytes of requests being read, over all connections (512 stalled bodies of
+    /// the 64 KiB maximum: inside a 256 MB container); at least one whole body.
+    public static let maxBodyBytesInFlight = 32 * 1024 * 1024
+    public static let maxBodyBytesInFlightRange = SettingRange(
+        65_536...1_073_741_824, expected: "bytes from 65536 to 1073741824")
+    /// Connections one client address may hold; 0 = no cap (behind a proxy every client
+    /// has the proxy's address).
+    public static let maxConnectionsPerClient = 2_500
+    public static let maxConnectionsPerClientRange = SettingRange(
+        1...1_000_000, expected: "a whole number of connections, 0 (no cap) or 1 to 1000000",
+        alsoAllowed: 0)
     /// An hour: longer than any orchestrator waits after SIGTERM before SIGKILL.
     public static let drainSecondsRange = SettingRange(0...3600, expected: "seconds from 0 to 3600")
     public static let unreadySecondsRange = SettingRange(

@@ -43,6 +43,8 @@ extension ConfigurationKey {
     static let adminPort = ConfigurationKey("admin_port")
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
+    static let maxBodyBytesInFlight = ConfigurationKey("max_body_bytes_in_flight")
+    static let maxConnectionsPerClient = ConfigurationKey("max_connections_per_client")
     static let deviceRateLimit = ConfigurationKey("device_rate_limit")
     static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")

@@ -92,6 +92,14 @@ extension ServiceConfiguration {
             try source.int(.rateLimitIPv6Prefix) ?? ConfigurationDefaults.rateLimitIPv6PrefixLength,
             variable: ConfigurationKey.rateLimitIPv6Prefix.environmentName)
 
+        let bodyBudget = try ConfigurationDefaults.maxBodyBytesInFlightRange.checked(
+            try source.int(.maxBodyBytesInFlight) ?? ConfigurationDefaults.maxBodyBytesInFlight,
+            variable: ConfigurationKey.maxBodyBytesInFlight.environmentName)
+        let perClient = try ConfigurationDefaults.maxConnectionsPerClientRange.checked(
+            try source.int(.maxConnectionsPerClient)
+                ?? ConfigurationDefaults.maxConnectionsPerClient,
+            variable: ConfigurationKey.maxConnectionsPerClient.environmentName)
+
         let deviceRate =
             try source.double(.deviceRateLimit) ?? ConfigurationDefaults.deviceRateLimitPerMinute
         guard deviceRate >= 0, deviceRate.isFinite else {
@@ -131,6 +139,7 @@ extension ServiceConfiguration {
             adminPort: adminPort, rateLimitPerSecond: rate, rateLimitBurst: burst,
             rateLimitIPv6PrefixLength: ipv6Prefix, trustedProxies: trustedProxies,
             corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys,
+            maxBodyBytesInFlight: bodyBudget, maxConnectionsPerClient: perClient,
             deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
             introspectionRateLimitPerMinute: introspectionLimit)
     }

@@ -22,6 +22,10 @@ public struct ServiceConfiguration: Sendable {
     public let rateLimitPerSecond: Double
     /// Requests a client may make at once before the rate applies.
     public let rateLimitBurst: Int
+    /// `TOKENSWAP_MAX_BODY_BYTES_IN_FLIGHT`: the server's body budget.
+    public let maxBodyBytesInFlight: Int
+    /// `TOKENSWAP_MAX_CONNECTIONS_PER_CLIENT`; 0 = no cap.
+    public let maxConnectionsPerClient: Int
     /// IPv6 clients are limited per prefix of this length (a /64 by default), IPv4
     /// clients per address.
     public let rateLimitIPv6PrefixLength: Int
@@ -50,6 +54,8 @@ public struct ServiceConfiguration: Sendable {
         rateLimitIPv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
         trustedProxies: [String], corsOrigins: [String], sandbox: Bool,
         ephemeralKeys: Bool = false,
+        maxBodyBytesInFlight: Int = ConfigurationDefaults.maxBodyBytesInFlight,
+        maxConnectionsPerClient: Int = ConfigurationDefaults.maxConnectionsPerClient,
         deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute,
         publicURL: String? = nil,
         introspectionRateLimitPerMinute: Int = ConfigurationDefaults.introspectionRateLimitPerMinute
@@ -66,6 +72,8 @@ public struct ServiceConfiguration: Sendable {
         self.adminPort = adminPort
         self.rateLimitPerSecond = rateLimitPerSecond
         self.rateLimitBurst = rateLimitBurst
+        self.maxBodyBytesInFlight = maxBodyBytesInFlight
+        self.maxConnectionsPerClient = maxConnectionsPerClient
         self.rateLimitIPv6PrefixLength = rateLimitIPv6PrefixLength
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins

@@ -11,7 +11,7 @@ extension TokenEndpointError {
         case .timeout: self = .upstreamTimeout
         case .invalidURL, .invalidRequest, .protocolError, .responseTooLarge:
             self = .upstreamError(reason: clientError.description)
-        case .poolExhausted, .shutdown:
+        case .poolExhausted, .shutdown, .resourcesExhausted:
             self = .temporarilyUnavailable(reason: clientError.description)
         }
     }

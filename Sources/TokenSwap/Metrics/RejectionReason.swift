@@ -11,6 +11,10 @@ public enum RejectionReason: String, Sendable, CaseIterable {
     case connectionCap = "connection_cap"
     /// Accepting paused for lack of descriptors or memory.
     case acceptResources = "accept_resources"
+    /// A request refused 503 because the body bytes in flight reached their budget.
+    case bodyBudget = "body_budget"
+    /// A connection closed at accept: its client address holds the most it may.
+    case clientConnectionCap = "client_connection_cap"
     /// tokenswap's own per-client rate limit (`TOKENSWAP_RATE_LIMIT`).
     case rateLimited = "rate_limited"
 }

@@ -21,6 +21,10 @@ extension ServiceMetrics: ServerObserver {
             rejected(.connectionCap)
         case .acceptResourcesExhausted:
             rejected(.acceptResources)
+        case .bodyBudgetExceeded:
+            rejected(.bodyBudget)
+        case .clientConnectionCapReached:
+            rejected(.clientConnectionCap)
         }
     }
 }

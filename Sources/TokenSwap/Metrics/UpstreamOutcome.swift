@@ -29,7 +29,8 @@ public enum UpstreamOutcome: String, Sendable, CaseIterable {
         case .tls: self = .tls
         case .timeout: self = .timeout
         case .protocolError, .responseTooLarge: self = .invalidResponse
-        case .invalidURL, .invalidRequest, .poolExhausted, .shutdown: self = .notSent
+        case .invalidURL, .invalidRequest, .poolExhausted, .shutdown, .resourcesExhausted:
+            self = .notSent
         }
     }
 

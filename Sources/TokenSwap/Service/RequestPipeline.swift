@@ -96,6 +96,8 @@ public struct RequestPipeline: Sendable {
     /// provider, grant and outcome. Never a field value.
     func log(_ request: HTTPRequest, _ answer: EndpointAnswer, requestID: String, elapsed: Duration)
     {
+        // Built only when written: at `warning` the line costs nothing per request.
+        guard logger.logLevel <= .info else { return }
         let milliseconds =
             Double(elapsed.components.seconds) * 1000
             + Double(elapsed.components.attoseconds) / 1e15

@@ -84,6 +84,8 @@ public final class TokenSwapService: Sendable {
         var serverConfiguration = serverConfiguration
         serverConfiguration.observer = metrics
         serverConfiguration.errorResponder = pipeline.errorResponder
+        serverConfiguration.maxBodyBytesInFlight = configuration.maxBodyBytesInFlight
+        serverConfiguration.maxConnectionsPerClient = configuration.maxConnectionsPerClient
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
         metrics.attach(server)
     }
@@ -101,13 +103,19 @@ public final class TokenSwapService: Sendable {
         if let adminRouter, let adminPort = configuration.adminPort {
             let port = UInt16(clamping: adminPort)
             do {
-                admin = try server.addListener(host: host, port: port, router: adminRouter)
+                admin = try server.addListener(
+                    host: host, port: port, router: adminRouter,
+                    maxConnections: Self.adminMaxConnections)
             } catch {
                 throw .listen(host: host, port: port, error)
             }
         }
         return ServiceAddresses(main: main, admin: admin)
     }
+
+    /// The admin port's own connection cap: probes and scrapes need a handful, and a
+    /// flood of the public port (at its cap) must not lock them out.
+    public static let adminMaxConnections = 32
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until

@@ -48,20 +48,28 @@ final class TokenSwapProcess: Sendable {
     }
 
     /// Starts `tokenswap serve --host 127.0.0.1 --port 0 <arguments>` and waits for its
-    /// listening line(s).
-    static func serve(_ arguments: [String] = [], environment: [String: String]) async throws
-        -> TokenSwapProcess
-    {
+    /// listening line(s); with `fileLimit`, under `ulimit -n` that low (soft and hard).
+    static func serve(
+        _ arguments: [String] = [], environment: [String: String], fileLimit: Int? = nil
+    ) async throws -> TokenSwapProcess {
         let binary = try binary()
         return try await offPool {
-            try TokenSwapProcess(binary: binary, arguments: arguments, environment: environment)
+            try TokenSwapProcess(
+                binary: binary, arguments: arguments, environment: environment,
+                fileLimit: fileLimit)
         }
     }
 
-    private init(binary: URL, arguments: [String], environment: [String: String]) throws {
+    private init(
+        binary: URL, arguments: [String], environment: [String: String], fileLimit: Int?
+    ) throws {
+        var command = [binary.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        if let fileLimit {
+            // The shell sets the limit and execs the binary in its place (same pid).
+            command = ["/bin/sh", "-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\""] + command
+        }
         let process = try ChildProcess(
-            binary.path, ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments,
-            environment: Self.clean(environment))
+            command[0], Array(command.dropFirst()), environment: Self.clean(environment))
         self.process = process
         let out = process.stdout
         let err = process.stderr

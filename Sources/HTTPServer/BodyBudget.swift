@@ -1,0 +1,34 @@
+import Synchronization
+
+/// Body bytes of requests still being read, over every connection of a server: what a
+/// few hundred clients that announce a body and then stall would otherwise hold (64 KiB
+/// each, 0.6 GiB at 10,000 connections). A connection reserves its announced length
+/// (or, chunked, what it decoded so far) before buffering it and gives it back when the
+/// body is complete or the connection ends; over the budget its request is refused
+/// with 503 and the connection closed.
+final class BodyBudget: Sendable {
+    let limitBytes: Int
+    private let inFlight = Atomic<Int>(0)
+
+    init(limitBytes: Int) {
+        self.limitBytes = max(0, limitBytes)
+    }
+
+    /// Reserves `bytes`; false (and nothing reserved) when that would pass the limit.
+    func reserve(_ bytes: Int) -> Bool {
+        guard bytes > 0 else { return true }
+        let after = inFlight.add(bytes, ordering: .relaxed).newValue
+        guard after <= limitBytes else {
+            inFlight.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func release(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        inFlight.subtract(bytes, ordering: .relaxed)
+    }
+
+    var bytesInFlight: Int { inFlight.load(ordering: .relaxed) }
+}

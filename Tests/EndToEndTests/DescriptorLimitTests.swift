@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Client connections never take the descriptors provider calls and the admin port need
+/// (issue 10: at `ulimit -n 48`, 37 idle connections turned every provider call into
+/// `502 upstream_unreachable` and 38 stopped accepts, the admin port included).
+@Suite struct DescriptorLimitTests {
+    /// A plain TCP connection that sends nothing; the caller closes it.
+    static func idleConnection(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EndToEndFailure("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw EndToEndFailure("connect: errno \(errno)")
+        }
+        return fd
+    }
+
+    @Test func idleClientsAtTheLimitLeaveProviderCallsAndTheAdminPortWorking() async throws {
+        let stub = try await ProviderStub.start()
+        let deployment = Deployment()
+        let keys = Deployment.newKey("A")
+        let server = try await TokenSwapProcess.serve(
+            environment: deployment.environment(
+                tokenURL: stub.tokenURL(), keys: keys, extra: ["TOKENSWAP_ADMIN_PORT": "0"]),
+            fileLimit: 48)
+        let adminPort = try #require(server.adminPort)
+        // The issue's numbers: 37 idle connections took the last descriptor a provider
+        // call needed. The kernel completes every handshake; the service takes what its
+        // cap allows (48 - 24 reserved), the rest wait in the backlog.
+        var idle: [Int32] = []
+        defer { for fd in idle { close(fd) } }
+        for _ in 0..<37 { idle.append(try Self.idleConnection(port: server.port)) }
+        try await Task.sleep(for: .milliseconds(300))
+
+        // The public port is at its cap; the admin port has a cap and descriptors of its
+        // own, so the probe answers at once (not after idle clients time out).
+        let probe = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let health = try await Exchange.send(probe, port: adminPort, timeoutSeconds: 2)
+        #expect(health.status == 200)
+        let metrics = try await Exchange.request("GET", "/metrics", port: adminPort)
+        #expect(metrics.body.contains(#"tokenswap_http_rejections_total{reason="connection_cap"}"#))
+
+        // A swap waits in the backlog; when 20 idle clients leave it is served and the
+        // provider call finds a descriptor: 200, never 502 upstream_unreachable.
+        try await stub.answer(
+            status: 200,
+            body: #"{"access_token":"at-1","token_type":"Bearer","expires_in":3600}"#)
+        async let swap = Exchange.form("/v1/swap", port: server.port, [("code", "c-1")])
+        try await Task.sleep(for: .milliseconds(300))
+        for fd in idle.prefix(20) { close(fd) }
+        idle.removeFirst(20)
+        let answer = try await swap
+        #expect(answer.status == 200)
+        #expect(try await server.stop() == 0)
+    }
+}
