@@ -33,11 +33,15 @@ let package = Package(
         // POSIX sockets + Dispatch: event loops, non-blocking socket channels, addresses.
         .target(name: "Transport", dependencies: ["CPosix"]),
 
-        // The HTTP/1.1 server: listener, connections, deadlines, router.
-        .target(name: "HTTPServer", dependencies: ["HTTPCore", "Transport"]),
+        // TLS over memory BIOs (OpenSSL): a byte transform with no I/O, client and server
+        // side, shared by the server and the client.
+        .target(name: "TLS", dependencies: ["COpenSSL"]),
+
+        // The HTTP/1.1 server: listener, connections, deadlines, router; HTTPS via TLS.
+        .target(name: "HTTPServer", dependencies: ["HTTPCore", "Transport", "TLS"]),
 
         // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
-        .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "COpenSSL"]),
+        .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "TLS"]),
 
         // Sealed refresh tokens: AES-256-GCM key ring.
         .target(name: "Sealing", dependencies: ["COpenSSL"]),
@@ -46,7 +50,7 @@ let package = Package(
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "Sealing", "COpenSSL",
+                "HTTPServer", "HTTPClient", "Sealing", "COpenSSL", "TLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -69,10 +73,11 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport", "TestSupport"]),
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "HTTPCore", "Transport", "TLS", "TestSupport"]),
         // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
         .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TestSupport"],
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),

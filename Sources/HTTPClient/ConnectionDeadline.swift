@@ -1,4 +1,5 @@
 import Dispatch
+import Transport
 
 /// The one timer of a connection (handshake, exchange and idle deadlines in turn),
 /// re-armed lazily: moving a deadline later only records it, and the timer, when it
@@ -13,7 +14,7 @@ final class ConnectionDeadline: @unchecked Sendable {
     private let source: any DispatchSourceTimer
     /// When the Dispatch timer will fire next, if armed.
     private var armedAt: DispatchTime?
-    private var deadline: DispatchTime?
+    private var deadline: Deadline?
     private var onExpiry: (() -> Void)?
 
     init(queue: DispatchQueue) {
@@ -22,17 +23,13 @@ final class ConnectionDeadline: @unchecked Sendable {
         source.activate()
     }
 
-    /// Calls `onExpiry` on the loop once `seconds` have passed, unless cleared or set
+    /// Calls `onExpiry` on the loop once `deadline` has passed, unless cleared or set
     /// again first.
-    func set(afterSeconds seconds: Double, onExpiry: @escaping () -> Void) {
-        // Clamp: a negative or absurd value must not trap in the conversion.
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
-        let nanoseconds = Int(bounded * 1e9)
-        let when = DispatchTime.now() + .nanoseconds(nanoseconds)
-        deadline = when
+    func set(_ deadline: Deadline, onExpiry: @escaping () -> Void) {
+        self.deadline = deadline
         self.onExpiry = onExpiry
-        if let armed = armedAt, armed <= when { return }
-        arm(when)
+        if let armed = armedAt, armed <= deadline.dispatchTime { return }
+        arm(deadline.dispatchTime)
     }
 
     func clear() {
@@ -53,7 +50,7 @@ final class ConnectionDeadline: @unchecked Sendable {
     private func fired() {
         armedAt = nil
         guard let deadline else { return }
-        guard DispatchTime.now() >= deadline else { return arm(deadline) }
+        guard deadline.hasPassed() else { return arm(deadline.dispatchTime) }
         let expiry = onExpiry
         clear()
         expiry?()

@@ -1,3 +1,4 @@
+import TLS
 import Synchronization
 import Transport
 
@@ -14,7 +15,7 @@ final class ConnectionPool: Sendable {
 
     private struct Waiter {
         var continuation: CheckedContinuation<Result<Lease, HTTPClientError>, Never>
-        var deadline: ContinuousClock.Instant
+        var deadline: Deadline
 
         func resumeWith(_ result: Result<Lease, HTTPClientError>) {
             continuation.resume(returning: result)
@@ -32,7 +33,7 @@ final class ConnectionPool: Sendable {
         /// It stays armed when the queue empties, so a busy pool arms it about once per
         /// timeout rather than once per request.
         var expiryTimer: LoopTimer?
-        var expiryAt: ContinuousClock.Instant?
+        var expiryAt: Deadline?
         var isShutDown = false
         var session: TLSSession?
     }
@@ -48,10 +49,10 @@ final class ConnectionPool: Sendable {
         self.maxWaiters = max(0, maxWaiters)
     }
 
-    /// A connection or a slot, waiting at most `timeoutSeconds` (the expiry timer runs on
+    /// A connection or a slot, waiting at most until `deadline` (the expiry timer runs on
     /// `timerLoop`; nothing blocks while waiting). The most recently used idle connection
     /// is taken first.
-    func acquire(timeoutSeconds: Double, timerLoop: EventLoop) async
+    func acquire(deadline: Deadline, timerLoop: EventLoop) async
         -> Result<Lease, HTTPClientError>
     {
         await withCheckedContinuation { continuation in
@@ -73,7 +74,6 @@ final class ConnectionPool: Sendable {
                     continuation.resume(returning: .failure(.poolExhausted))
                     return
                 }
-                let deadline = ContinuousClock.now + .seconds(max(0, timeoutSeconds))
                 state.waiters.append(Waiter(continuation: continuation, deadline: deadline))
                 if state.expiryAt.map({ deadline < $0 }) ?? true {
                     armExpiry(&state, at: deadline, on: timerLoop)
@@ -85,13 +85,11 @@ final class ConnectionPool: Sendable {
     /// (Re-)arms the expiry timer. Under the lock: `schedule` only registers the timer, its
     /// handler runs later on `loop`.
     private func armExpiry(
-        _ state: inout State, at deadline: ContinuousClock.Instant, on loop: EventLoop
+        _ state: inout State, at deadline: Deadline, on loop: EventLoop
     ) {
         state.expiryTimer?.cancel()
         state.expiryAt = deadline
-        let delay = ContinuousClock.now.duration(to: deadline).components
-        let seconds = max(0, Double(delay.seconds) + Double(delay.attoseconds) / 1e18)
-        state.expiryTimer = loop.schedule(afterSeconds: seconds) { [self] in
+        state.expiryTimer = loop.schedule(at: deadline) { [self] in
             expireWaiters(timerLoop: loop)
         }
     }
@@ -101,10 +99,10 @@ final class ConnectionPool: Sendable {
         let expired = state.withLock { state -> [Waiter] in
             state.expiryTimer = nil
             state.expiryAt = nil
-            let now = ContinuousClock.now
+            let now = Deadline.now
             var expired: [Waiter] = []
             state.waiters.removeAll { waiter in
-                guard waiter.deadline <= now else { return false }
+                guard waiter.deadline.hasPassed(at: now) else { return false }
                 expired.append(waiter)
                 return true
             }

@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Transport
 
@@ -5,26 +6,26 @@ extension HTTPClient {
     /// Resolves, connects (each address in turn, within the connect deadline) and, for
     /// https, completes the TLS handshake. The connection is registered with `pool` only
     /// once it is ready, so on any failure the caller still owns the slot.
-    func open(_ pool: ConnectionPool, on loop: EventLoop, deadline: ContinuousClock.Instant)
+    func open(_ pool: ConnectionPool, on loop: EventLoop, deadline: Deadline)
         async throws(HTTPClientError) -> UpstreamConnection
     {
         let origin = pool.origin
         let addresses = try await resolver.resolve(
             host: origin.host, port: origin.port,
-            timeoutSeconds: min(configuration.connectTimeoutSeconds, Self.seconds(until: deadline)))
+            deadline: Deadline.after(seconds: configuration.connectTimeoutSeconds)
+                .earlier(deadline))
         var failure = HTTPClientError.unreachable(reason: "no address for the host")
         var connected: SocketChannel?
         for address in addresses {
-            let remaining = Self.seconds(until: deadline)
-            guard remaining > 0 else { throw .timeout(.exchange) }
-            let budget = min(configuration.connectTimeoutSeconds, remaining)
+            guard !deadline.hasPassed() else { throw .timeout(.exchange) }
+            // Each address gets the whole connect timeout, within the exchange's deadline.
+            let connectDeadline = Deadline.after(seconds: configuration.connectTimeoutSeconds)
             do {
                 connected = try await SocketChannel.connect(
-                    to: address, on: loop, timeoutSeconds: budget)
+                    to: address, on: loop, deadline: connectDeadline.earlier(deadline))
                 break
             } catch .connectTimedOut {
-                failure = .timeout(
-                    budget < configuration.connectTimeoutSeconds ? .exchange : .connect)
+                failure = .timeout(deadline < connectDeadline ? .exchange : .connect)
             } catch .system(let call, let code) where OpenFileLimit.isExhaustion(code) {
                 // Our own limit, not the provider's: no other address will fare better.
                 throw .resourcesExhausted(reason: "\(call): \(TransportError.text(code))")
@@ -33,19 +34,19 @@ extension HTTPClient {
             }
         }
         guard let channel = connected else { throw failure }
-        let handshakeBudget = min(
-            configuration.tlsHandshakeTimeoutSeconds, Self.seconds(until: deadline))
+        let handshakeDeadline = Deadline.after(seconds: configuration.tlsHandshakeTimeoutSeconds)
+            .earlier(deadline)
         let result: Result<UpstreamConnection, HTTPClientError> = await withCheckedContinuation {
             continuation in
             loop.execute { [self] in
                 var tls: TLSEngine?
                 if origin.scheme == .https {
-                    do throws(HTTPClientError) {
+                    do throws(TLSFailure) {
                         tls = try TLSEngine(
                             context: tlsContext, serverName: origin.host, session: pool.session)
                     } catch {
                         channel.close()
-                        return continuation.resume(returning: .failure(error))
+                        return continuation.resume(returning: .failure(.tls(error)))
                     }
                 }
                 let connection = UpstreamConnection(
@@ -56,7 +57,7 @@ extension HTTPClient {
                     pool.opened(connection)
                     return continuation.resume(returning: .success(connection))
                 }
-                connection.startHandshake(timeoutSeconds: handshakeBudget) { outcome in
+                connection.startHandshake(deadline: handshakeDeadline) { outcome in
                     if case .success = outcome { pool.opened(connection) }
                     continuation.resume(returning: outcome.map { connection })
                 }
@@ -70,12 +71,11 @@ extension HTTPClient {
     /// is queued on the same loop, so request and response stay on one thread.
     func exchange(
         on connection: UpstreamConnection, _ wire: [UInt8], method: HTTPMethod,
-        deadline: ContinuousClock.Instant, callerOnLoop: Bool
+        deadline: Deadline, callerOnLoop: Bool
     ) async -> Result<UpstreamConnection.Answer, ExchangeFailure> {
-        let timeout = Self.seconds(until: deadline)
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let start: @Sendable () -> Void = {
-                connection.exchange(wire, method: method, timeoutSeconds: timeout) {
+                connection.exchange(wire, method: method, deadline: deadline) {
                     continuation.resume(returning: $0)
                 }
             }

@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Synchronization
 import Transport
@@ -12,7 +13,7 @@ import Transport
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
     let group: EventLoopGroup
-    let tlsContext: TLSContext
+    let tlsContext: TLSClientContext
     let resolver: NameResolver
     let limits: HTTPLimits
     /// One pool per origin and event loop: a connection is used only on the loop that
@@ -29,16 +30,14 @@ public final class HTTPClient: Sendable {
         configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
         eventLoopGroup: EventLoopGroup? = nil
     ) throws(HTTPClientError) {
-        var configuration = configuration
-        // Bounded once here, so no timer conversion below can trap on NaN or overflow.
-        configuration.connectTimeoutSeconds = Self.bounded(configuration.connectTimeoutSeconds)
-        configuration.tlsHandshakeTimeoutSeconds = Self.bounded(
-            configuration.tlsHandshakeTimeoutSeconds)
-        configuration.idleTimeoutSeconds = Self.bounded(configuration.idleTimeoutSeconds)
-        configuration.dnsCacheSeconds = Self.bounded(configuration.dnsCacheSeconds)
+        // The seconds are clamped where they become a `Deadline`, so none can trap a timer.
         self.configuration = configuration
         self.group = eventLoopGroup ?? EventLoopGroup()
-        self.tlsContext = try TLSContext(extraCAFilePath: configuration.extraCAFilePath)
+        do {
+            self.tlsContext = try TLSClientContext(extraCAFilePath: configuration.extraCAFilePath)
+        } catch {
+            throw .tls(error)
+        }
         self.resolver = NameResolver(cacheSeconds: configuration.dnsCacheSeconds)
         self.limits = configuration.responseLimits
         BrokenPipe.ignore()
@@ -50,12 +49,11 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
-        let seconds = Self.bounded(timeoutSeconds)
-        return try await send(request, deadline: .now + .milliseconds(Int64(seconds * 1000)))
+        try await send(request, deadline: .after(seconds: timeoutSeconds))
     }
 
     /// Sends `request`; the whole exchange must end by `deadline`.
-    public func send(_ request: HTTPClientRequest, deadline: ContinuousClock.Instant)
+    public func send(_ request: HTTPClientRequest, deadline: Deadline)
         async throws(HTTPClientError) -> HTTPResponse
     {
         guard !isShutDown.load(ordering: .relaxed) else { throw .shutdown }
@@ -71,10 +69,9 @@ public final class HTTPClient: Sendable {
         var attemptsLeft = configuration.maxConnectionsPerOrigin + 1
         while true {
             attemptsLeft -= 1
-            let remaining = Self.seconds(until: deadline)
-            guard remaining > 0 else { throw .timeout(.exchange) }
+            guard !deadline.hasPassed() else { throw .timeout(.exchange) }
             let connection: UpstreamConnection
-            switch await pool.acquire(timeoutSeconds: remaining, timerLoop: loop) {
+            switch await pool.acquire(deadline: deadline, timerLoop: loop) {
             case .failure(let error): throw error
             case .success(.reuse(let pooled)): connection = pooled
             case .success(.open):
@@ -155,17 +152,5 @@ public final class HTTPClient: Sendable {
             throw .invalidRequest(reason: "\(error)")
         }
         return encoder.bytes
-    }
-
-    /// A time in seconds within 0...10⁶, NaN as 0: what every timer conversion can take.
-    static func bounded(_ seconds: Double) -> Double {
-        seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
-    }
-
-    /// Seconds left until `deadline`, at most 10⁶ (so a far-future deadline cannot
-    /// overflow a timer's nanosecond conversion further down).
-    static func seconds(until deadline: ContinuousClock.Instant) -> Double {
-        let left = ContinuousClock.now.duration(to: deadline).components
-        return min(Double(left.seconds) + Double(left.attoseconds) / 1e18, 1e6)
     }
 }

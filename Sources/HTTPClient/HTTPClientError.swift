@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 
 /// Every way an upstream exchange fails, each distinct so the caller can map it to its
@@ -53,3 +54,8 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
+
+/// TLS handshake failures are part of the client's errors (`HTTPClientError.tls`); the
+/// type lives in the shared TLS target, named here so the client's users need not
+/// import it.
+public typealias TLSFailure = TLS.TLSFailure

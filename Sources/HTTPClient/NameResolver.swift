@@ -11,7 +11,7 @@ import Transport
 final class NameResolver: Sendable {
     private struct Entry {
         var answer: Result<[SocketAddress], HTTPClientError>
-        var expires: ContinuousClock.Instant
+        var expires: Deadline
     }
 
     private let cacheSeconds: Double
@@ -21,13 +21,13 @@ final class NameResolver: Sendable {
 
     init(cacheSeconds: Double, failureCacheSeconds: Double = 5) {
         self.cacheSeconds = cacheSeconds
-        self.failureCacheSeconds = min(failureCacheSeconds, cacheSeconds)
+        self.failureCacheSeconds = failureCacheSeconds
     }
 
     /// - Throws: `.unreachable` when the name does not resolve, `.timeout(.connect)`
-    ///   when the lookup takes longer than `timeoutSeconds` (resolving is part of
+    ///   when the lookup has not answered by `deadline` (resolving is part of
     ///   connecting).
-    func resolve(host: String, port: UInt16, timeoutSeconds: Double = 30)
+    func resolve(host: String, port: UInt16, deadline: Deadline = .after(seconds: 30))
         async throws(HTTPClientError) -> [SocketAddress]
     {
         if let literal = try? SocketAddress(ipAddress: host, port: port) { return [literal] }
@@ -48,9 +48,7 @@ final class NameResolver: Sendable {
                 self.store(key, looked)
                 answer.give(looked)
             }
-            let budget = timeoutSeconds.isNaN ? 0 : min(max(timeoutSeconds, 0), 1e6)
-            let nanoseconds = Int(budget * 1e9)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            DispatchQueue.global().asyncAfter(deadline: deadline.dispatchTime) {
                 answer.give(.failure(.timeout(.connect)))
             }
         }
@@ -58,10 +56,10 @@ final class NameResolver: Sendable {
     }
 
     private func cached(_ key: String) -> Result<[SocketAddress], HTTPClientError>? {
-        let now = ContinuousClock.now
+        let now = Deadline.now
         return cache.withLock { table in
             guard let entry = table[key] else { return nil }
-            guard entry.expires > now else {
+            guard !entry.expires.hasPassed(at: now) else {
                 table[key] = nil
                 return nil
             }
@@ -70,13 +68,12 @@ final class NameResolver: Sendable {
     }
 
     private func store(_ key: String, _ answer: Result<[SocketAddress], HTTPClientError>) {
-        let seconds: Double
-        switch answer {
-        case .success: seconds = cacheSeconds
-        case .failure: seconds = failureCacheSeconds
+        let now = Deadline.now
+        var expires = Deadline.after(seconds: cacheSeconds, from: now)
+        if case .failure = answer {
+            // Never longer than a success would be kept.
+            expires = expires.earlier(.after(seconds: failureCacheSeconds, from: now))
         }
-        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), 1e6)
-        let expires = ContinuousClock.now + .milliseconds(Int64(clamped * 1000))
         cache.withLock { $0[key] = Entry(answer: answer, expires: expires) }
     }
 }

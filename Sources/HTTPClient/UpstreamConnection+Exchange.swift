@@ -1,3 +1,4 @@
+import TLS
 import HTTPCore
 import Transport
 
@@ -31,10 +32,10 @@ extension UpstreamConnection {
         close()
     }
 
-    /// Sends `request` and reads the response within `timeoutSeconds`. Call on the loop;
+    /// Sends `request` and reads the response by `deadline`. Call on the loop;
     /// `completion` runs once, on the loop.
     func exchange(
-        _ request: [UInt8], method: HTTPMethod, timeoutSeconds: Double,
+        _ request: [UInt8], method: HTTPMethod, deadline exchangeDeadline: Deadline,
         completion: @escaping (Result<Answer, ExchangeFailure>) -> Void
     ) {
         loop.assertInLoop()
@@ -54,7 +55,7 @@ extension UpstreamConnection {
         state = .exchanging
         reader = ResponseReader(method: method, limits: limits)
         exchangeCompletion = completion
-        deadline.set(afterSeconds: timeoutSeconds) { [self] in
+        deadline.set(exchangeDeadline) { [self] in
             finishExchange(
                 .failure(ExchangeFailure(error: .timeout(.exchange), requestNeverSent: false)))
         }
@@ -72,10 +73,10 @@ extension UpstreamConnection {
         }
         if let tls {
             let encrypted: Result<Void, HTTPClientError> = request.withUnsafeBytes { raw in
-                do throws(HTTPClientError) {
+                do throws(TLSRecordError) {
                     return .success(try tls.writePlaintext(raw))
                 } catch {
-                    return .failure(error)
+                    return .failure(.protocolError(reason: error.reason))
                 }
             }
             if case .failure(let error) = encrypted {
@@ -156,7 +157,7 @@ extension UpstreamConnection {
                 keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
             if reusable {
                 state = .idle
-                deadline.set(afterSeconds: idleTimeoutSeconds) { [self] in
+                deadline.set(.after(seconds: idleTimeoutSeconds)) { [self] in
                     if state == .idle { close() }
                 }
             } else {

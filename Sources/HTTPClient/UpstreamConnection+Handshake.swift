@@ -1,14 +1,16 @@
+import TLS
 import Transport
 
 extension UpstreamConnection {
-    /// Runs the TLS handshake to completion or failure within `timeoutSeconds`.
+    /// Runs the TLS handshake to completion or failure by `handshakeDeadline`.
     /// Call on the loop; `completion` runs once, on the loop.
     func startHandshake(
-        timeoutSeconds: Double, completion: @escaping (Result<Void, HTTPClientError>) -> Void
+        deadline handshakeDeadline: Deadline,
+        completion: @escaping (Result<Void, HTTPClientError>) -> Void
     ) {
         loop.assertInLoop()
         handshakeCompletion = completion
-        deadline.set(afterSeconds: timeoutSeconds) { [self] in
+        deadline.set(handshakeDeadline) { [self] in
             finishHandshake(.failure(.timeout(.tlsHandshake)))
         }
         advanceHandshake()
@@ -33,7 +35,7 @@ extension UpstreamConnection {
         } catch {
             // Send our alert (e.g. bad_certificate) so the server's log says why.
             flushTLS { _ in }
-            return finishHandshake(.failure(error))
+            return finishHandshake(.failure(.tls(error)))
         }
         flushTLS { [self] result in
             if case .failure(let error) = result {

@@ -1,3 +1,4 @@
+import TLS
 import Dispatch
 import HTTPCore
 import Transport
@@ -117,7 +118,7 @@ final class UpstreamConnection: @unchecked Sendable {
             let progress: TLSEngine.ReadProgress
             do {
                 progress = try decryptScratch.withUnsafeMutableBytes {
-                    raw throws(HTTPClientError) in
+                    raw throws(TLSRecordError) in
                     try tls.readPlaintext(into: raw)
                 }
             } catch {

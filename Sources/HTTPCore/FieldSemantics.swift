@@ -94,22 +94,9 @@ struct FieldSemantics {
 
     /// RFC 9112 §3.2 / RFC 3986 §3.2.2: `uri-host [ ":" port ]`: unreserved, pct-encoded,
     /// sub-delims, and the `:` `[` `]` of ports and IP literals. Anything else (`/`, `@`,
-    /// whitespace) would let Host disagree with what a proxy saw.
+    /// whitespace) would let Host disagree with what a proxy saw. The same bytes as an
+    /// absolute-form target's authority, so one table serves both.
     static func isValidHost(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
-        for index in value {
-            let byte = bytes[index]
-            if HTTPGrammar.isAlpha(byte) || HTTPGrammar.isDigit(byte) { continue }
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-                UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-                UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-                UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
-                continue
-            default:
-                return false
-            }
-        }
-        return true
+        value.allSatisfy { HTTPGrammar.isAuthority(bytes[$0]) }
     }
 }

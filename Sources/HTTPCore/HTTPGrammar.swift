@@ -1,6 +1,8 @@
 /// Byte classes of the HTTP grammar (RFC 9110 §5.6, RFC 9112 §2, RFC 5234 core rules).
-/// Tables, not character sets: the parsers look at every byte of every head.
-enum HTTPGrammar {
+/// Tables, not character sets: the parsers look at every byte of every head. Public only
+/// where a layer above checks the same grammar (a request id is a token), so no copy of
+/// a table lives outside this file.
+public enum HTTPGrammar {
     static let cr: UInt8 = 0x0D
     static let lf: UInt8 = 0x0A
     static let space: UInt8 = 0x20
@@ -50,7 +52,7 @@ enum HTTPGrammar {
     }
 
     @inline(__always)
-    static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
+    public static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
 
     /// field-vchar / SP / HTAB (RFC 9110 §5.5): VCHAR, obs-text, and whitespace. Excludes
     /// NUL, CR, LF and the other controls, which RFC 9110 §5.5 says to reject.

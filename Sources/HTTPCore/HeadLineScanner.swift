@@ -15,6 +15,14 @@ struct HeadLineScanner: Sendable, Hashable {
         var blockStart: Int
         var maxBlockBytes: Int
         var blockTooLarge: HTTPParseError
+
+        /// A start line (request or status line): only its own length is limited; the
+        /// field section's size is counted from the byte after it.
+        static func startLine(maxBytes: Int, tooLong: HTTPParseError) -> LineLimits {
+            LineLimits(
+                maxLineBytes: maxBytes, lineTooLong: tooLong, blockStart: 0,
+                maxBlockBytes: Int.max, blockTooLarge: .headerTooLarge)
+        }
     }
 
     /// The next complete line without its CRLF, or nil when more bytes are needed.

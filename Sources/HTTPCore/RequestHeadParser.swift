@@ -16,8 +16,7 @@ public struct RequestHeadParser: Sendable {
     private var method = 0..<0
     private var target = 0..<0
     private var version = HTTPVersion.http1_1
-    private var fieldsStart = 0
-    private var fields: [FieldRange] = []
+    private var section = FieldSection()
 
     private enum Phase { case requestLine, fields }
 
@@ -29,11 +28,11 @@ public struct RequestHeadParser: Sendable {
     /// message on a keep-alive connection; a fresh buffer of the same capacity when the
     /// layout just returned still shares it).
     public mutating func reset() {
-        var kept: [FieldRange] = []
-        swap(&kept, &fields)
-        kept.removeAll(keepingCapacity: true)
+        var kept = FieldSection()
+        swap(&kept, &section)
+        kept.reset()
         self = RequestHeadParser(limits: limits)
-        fields = kept
+        section = kept
     }
 
     /// Parses as far as `bytes` go. `bytes` starts at the head's first byte and holds at
@@ -45,9 +44,8 @@ public struct RequestHeadParser: Sendable {
         while true {
             switch phase {
             case .requestLine:
-                let lineLimits = HeadLineScanner.LineLimits(
-                    maxLineBytes: limits.maxRequestLineBytes, lineTooLong: .requestLineTooLong,
-                    blockStart: 0, maxBlockBytes: Int.max, blockTooLarge: .headerTooLarge)
+                let lineLimits = HeadLineScanner.LineLimits.startLine(
+                    maxBytes: limits.maxRequestLineBytes, tooLong: .requestLineTooLong)
                 guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
                     return nil
                 }
@@ -59,26 +57,15 @@ public struct RequestHeadParser: Sendable {
                     continue
                 }
                 try parseRequestLine(bytes, line)
-                fieldsStart = scanner.lineStart
+                section.begin(at: scanner.lineStart)
                 phase = .fields
             case .fields:
-                let lineLimits = HeadLineScanner.LineLimits(
-                    maxLineBytes: limits.maxHeaderLineBytes, lineTooLong: .headerLineTooLong,
-                    blockStart: fieldsStart, maxBlockBytes: limits.maxHeaderBytes,
-                    blockTooLarge: .headerTooLarge)
-                guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
+                guard try section.scan(bytes, with: &scanner, limits: limits) else {
                     return nil
                 }
-                if line.isEmpty {
-                    let layout = try finish(bytes, byteCount: scanner.lineStart)
-                    reset()
-                    return layout
-                }
-                let field = try FieldLine.parse(bytes, line, isFirst: fields.isEmpty)
-                if fields.capacity == 0 { fields.reserveCapacity(16) }
-                fields.append(field)
-                // RFC 9110 §5.4: a server may refuse a field section that is too large.
-                if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }
+                let layout = try finish(bytes, byteCount: scanner.lineStart)
+                reset()
+                return layout
             }
         }
     }
@@ -168,7 +155,7 @@ public struct RequestHeadParser: Sendable {
     private func finish(_ bytes: UnsafeRawBufferPointer, byteCount: Int)
         throws(HTTPParseError) -> RequestHeadLayout
     {
-        let facts = FieldSemantics(bytes, fields)
+        let facts = FieldSemantics(bytes, section.fields)
         let isHTTP11 = version.isAtLeastHTTP11
 
         // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host,
@@ -179,11 +166,7 @@ public struct RequestHeadParser: Sendable {
             throw .invalidHost
         }
 
-        // RFC 9110 §8.6 / RFC 9112 §6.3: Content-Length is 1*DIGIT, once.
-        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
-            throw .duplicateContentLength
-        }
-        if facts.contentLengthInvalid { throw .invalidContentLength }
+        try facts.checkContentLength()
 
         var framing = BodyFraming.none
         if facts.hasTransferEncoding {
@@ -192,12 +175,7 @@ public struct RequestHeadParser: Sendable {
             if !isHTTP11 { throw .transferEncodingInHTTP10 }
             // RFC 9112 §6.1/§6.3: TE with CL is a smuggling attempt; refuse, then close.
             if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
-            switch facts.transferEncoding {
-            case .chunked: framing = .chunked
-            case .invalid: throw .invalidTransferEncoding
-            case .chunkedNotLast: throw .chunkedNotLast
-            case .unknownCoding: throw .unknownTransferCoding
-            }
+            framing = try facts.transferCodingFraming()
         } else if let length = facts.contentLength {
             framing = length == 0 ? .none : .contentLength(length)
         }
@@ -216,7 +194,7 @@ public struct RequestHeadParser: Sendable {
             !facts.connectionClose && (isHTTP11 || facts.connectionKeepAlive)
 
         return RequestHeadLayout(
-            method: method, target: target, version: version, fields: fields,
+            method: method, target: target, version: version, fields: section.fields,
             byteCount: byteCount, framing: framing, keepAlive: keepAlive,
             expectContinue: isHTTP11 && facts.expectContinue)
     }

@@ -10,8 +10,7 @@ public struct ResponseHeadParser: Sendable {
     private var version = HTTPVersion.http1_1
     private var statusCode = 0
     private var reason = 0..<0
-    private var fieldsStart = 0
-    private var fields: [FieldRange] = []
+    private var section = FieldSection()
 
     public init(limits: HTTPLimits = .upstreamResponse) {
         self.limits = limits
@@ -21,11 +20,11 @@ public struct ResponseHeadParser: Sendable {
     /// message on a keep-alive connection; a fresh buffer of the same capacity when the
     /// layout just returned still shares it).
     public mutating func reset() {
-        var kept: [FieldRange] = []
-        swap(&kept, &fields)
-        kept.removeAll(keepingCapacity: true)
+        var kept = FieldSection()
+        swap(&kept, &section)
+        kept.reset()
         self = ResponseHeadParser(limits: limits)
-        fields = kept
+        section = kept
     }
 
     /// Parses as far as `bytes` go; `requestMethod` is the method of the request this
@@ -37,32 +36,20 @@ public struct ResponseHeadParser: Sendable {
     {
         while true {
             if !statusLineDone {
-                let lineLimits = HeadLineScanner.LineLimits(
-                    maxLineBytes: limits.maxRequestLineBytes, lineTooLong: .statusLineTooLong,
-                    blockStart: 0, maxBlockBytes: Int.max, blockTooLarge: .headerTooLarge)
+                let lineLimits = HeadLineScanner.LineLimits.startLine(
+                    maxBytes: limits.maxRequestLineBytes, tooLong: .statusLineTooLong)
                 guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
                     return nil
                 }
                 try parseStatusLine(bytes, line)
                 statusLineDone = true
-                fieldsStart = scanner.lineStart
+                section.begin(at: scanner.lineStart)
                 continue
             }
-            let lineLimits = HeadLineScanner.LineLimits(
-                maxLineBytes: limits.maxHeaderLineBytes, lineTooLong: .headerLineTooLong,
-                blockStart: fieldsStart, maxBlockBytes: limits.maxHeaderBytes,
-                blockTooLarge: .headerTooLarge)
-            guard let line = try scanner.nextLine(in: bytes, limits: lineLimits) else {
-                return nil
-            }
-            if line.isEmpty {
-                let head = try finish(bytes, requestMethod: requestMethod)
-                reset()
-                return head
-            }
-            if fields.capacity == 0 { fields.reserveCapacity(16) }
-            fields.append(try FieldLine.parse(bytes, line, isFirst: fields.isEmpty))
-            if fields.count > limits.maxHeaderFields { throw .tooManyHeaderFields }
+            guard try section.scan(bytes, with: &scanner, limits: limits) else { return nil }
+            let head = try finish(bytes, requestMethod: requestMethod)
+            reset()
+            return head
         }
     }
 
@@ -100,11 +87,8 @@ public struct ResponseHeadParser: Sendable {
     private func finish(_ bytes: UnsafeRawBufferPointer, requestMethod: HTTPMethod)
         throws(HTTPParseError) -> ResponseHead
     {
-        let facts = FieldSemantics(bytes, fields)
-        if facts.contentLengthCount > 1 || facts.contentLengthIsList {
-            throw .duplicateContentLength
-        }
-        if facts.contentLengthInvalid { throw .invalidContentLength }
+        let facts = FieldSemantics(bytes, section.fields)
+        try facts.checkContentLength()
 
         // RFC 9112 §6.3 rule 1: these responses end at the empty line whatever their
         // fields say.
@@ -117,13 +101,7 @@ public struct ResponseHeadParser: Sendable {
         } else if facts.hasTransferEncoding {
             // RFC 9112 §6.3 rule 3: TE with CL "ought to be handled as an error"; strict.
             if facts.contentLengthCount > 0 { throw .transferEncodingWithContentLength }
-            switch facts.transferEncoding {
-            case .chunked: framing = .chunked
-            case .invalid: throw .invalidTransferEncoding
-            case .chunkedNotLast: throw .chunkedNotLast
-            // We decode no other coding, so such a body is unusable (RFC 9112 §6.1).
-            case .unknownCoding: throw .unknownTransferCoding
-            }
+            framing = try facts.transferCodingFraming()
         } else if let length = facts.contentLength {
             framing = length == 0 ? .none : .contentLength(length)
             if length > limits.maxBodyBytes { throw .contentTooLarge }
@@ -136,7 +114,7 @@ public struct ResponseHeadParser: Sendable {
 
         // Fields stay ranges into one copy of the head, decoded when read.
         let headers = HTTPHeaders(
-            received: Array(bytes[0..<scanner.lineStart]), ranges: fields)
+            received: Array(bytes[0..<scanner.lineStart]), ranges: section.fields)
         return ResponseHead(
             version: version,
             status: HTTPStatus(

@@ -55,7 +55,7 @@ extension Connection {
     private func sendContinueIfExpected(_ head: RequestHead) {
         guard head.expectContinue, !sentContinue else { return }
         sentContinue = true
-        channel.send(ResponseEncoder.continueResponse) { [self] result in
+        stream.send(ResponseEncoder.continueResponse) { [self] result in
             if case .failure = result { forceClose() }
         }
     }

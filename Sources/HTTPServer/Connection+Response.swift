@@ -32,7 +32,7 @@ extension Connection {
     /// Sends the response (head and body in one send, one buffer, TCP_NODELAY on the
     /// socket); the state machine says what follows.
     private func write(_ bytes: [UInt8]) {
-        channel.send(bytes) { [self] result in
+        stream.send(bytes) { [self] result in
             guard case .writing = state.phase else { return }
             switch result {
             case .failure: forceClose()
@@ -54,7 +54,7 @@ extension Connection {
     func linger() {
         buffer = []
         consumed = 0
-        channel.shutdownWrite()
+        stream.shutdownWrite()
         channel.resumeReading()
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPCore
+import TLS
 import Transport
 
 /// One HTTP/1.1 connection: reading head → reading body → handling → writing →
@@ -11,6 +12,8 @@ import Transport
 /// Sendable is needed only to capture `self` in those `@Sendable` closures.
 final class Connection: @unchecked Sendable {
     let channel: SocketChannel
+    /// The channel's bytes, or the plaintext of its TLS session on an HTTPS listener.
+    let stream: ConnectionStream
     let table: LoopConnections
     let router: Router
     let configuration: ServerConfiguration
@@ -34,11 +37,12 @@ final class Connection: @unchecked Sendable {
     var reservedBodyBytes = 0
 
     init(
-        channel: SocketChannel, table: LoopConnections, router: Router,
+        channel: SocketChannel, tls: TLSEngine? = nil, table: LoopConnections, router: Router,
         configuration: ServerConfiguration, bodyBudget: BodyBudget
     ) {
         self.bodyBudget = bodyBudget
         self.channel = channel
+        self.stream = ConnectionStream(channel: channel, tls: tls)
         self.table = table
         self.router = router
         self.configuration = configuration
@@ -72,7 +76,7 @@ final class Connection: @unchecked Sendable {
             channel.pauseReading()
             return
         }
-        switch channel.receive(into: &buffer) {
+        switch stream.receive(into: &buffer) {
         case .received:
             if state.phase == .lingering {
                 // Lingering close: input is read only to be thrown away (RFC 9112 §9.6).

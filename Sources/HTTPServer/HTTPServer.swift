@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPCore
 import Synchronization
+import TLS
 import Transport
 
 /// The HTTP/1.1 server: listeners whose connections are spread over a group of event
@@ -48,20 +49,23 @@ public final class HTTPServer: Sendable {
     }
 
     /// Listens on `host:port` (port 0: any free port; host numeric, or a name resolved
-    /// once here) with the server's router and returns the bound address.
+    /// once here) with the server's router, over TLS when the configuration has a
+    /// certificate, and returns the bound address.
     @discardableResult
     public func start(host: String, port: UInt16) throws(TransportError) -> SocketAddress {
-        try addListener(host: host, port: port, router: router)
+        try addListener(host: host, port: port, router: router, tls: configuration.tls)
     }
 
     /// Listens on another address with its own router (e.g. an admin port serving only
     /// the operations endpoints). All listeners share the loops; with `maxConnections`
     /// the listener has a cap and a count of its own, so a flood of the other listeners
     /// cannot lock it out (an admin port's probes must answer while the public port is
-    /// at its cap); without, it shares the server's.
+    /// at its cap); without, it shares the server's. With `tls`, each connection is a
+    /// TLS session made from the store's current pair.
     @discardableResult
     public func addListener(
-        host: String, port: UInt16, router: Router, maxConnections: Int? = nil
+        host: String, port: UInt16, router: Router, maxConnections: Int? = nil,
+        tls: TLSServerContextStore? = nil
     ) throws(TransportError) -> SocketAddress {
         let address: SocketAddress
         if let numeric = try? SocketAddress(ipAddress: host, port: port) {
@@ -88,9 +92,17 @@ public final class HTTPServer: Sendable {
         let bodyBudget = self.bodyBudget
         listener.start { channel in
             let table = tables[channel.loop.index]
+            var engine: TLSEngine?
+            if let tls {
+                // Fails only when OpenSSL cannot allocate: drop this connection.
+                guard let made = try? TLSEngine(context: tls.context) else {
+                    return channel.close()
+                }
+                engine = made
+            }
             let connection = Connection(
-                channel: channel, table: table, router: router, configuration: configuration,
-                bodyBudget: bodyBudget)
+                channel: channel, tls: engine, table: table, router: router,
+                configuration: configuration, bodyBudget: bodyBudget)
             connection.start()
         }
         listeners.withLock { $0.append(listener) }

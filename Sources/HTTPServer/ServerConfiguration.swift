@@ -1,4 +1,5 @@
 import HTTPCore
+import TLS
 
 /// Every limit and deadline of the HTTP server, with its default, in one place
 /// (shared/docs/ARCHITECTURE.md "Limits"). Sizes in bytes, times in seconds.
@@ -46,6 +47,10 @@ public struct ServerConfiguration: Sendable {
     /// Told about parse errors, deadlines, unrouted requests and accept pauses (for
     /// metrics); nil: nobody listens.
     public var observer: (any ServerObserver)?
+    /// The certificate and key of the main listener (`start`), which then speaks HTTPS
+    /// (CONTRACT §10); nil: plain HTTP. Other listeners (`addListener`, e.g. the admin
+    /// port) stay plain unless given their own.
+    public var tls: TLSServerContextStore?
 
     public init() {}
 }

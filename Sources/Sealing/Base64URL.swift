@@ -5,7 +5,7 @@
 /// could open to the same token. Here every byte string has exactly one text form:
 /// anything outside `[A-Za-z0-9_-]` (including `+`, `/`, `=`, whitespace), a length of
 /// 1 mod 4, or nonzero unused bits in the last character is refused.
-enum Base64URL {
+public enum Base64URL {
     static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
@@ -70,7 +70,7 @@ enum Base64URL {
         }
     }
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBytes { encode($0) }
     }
 

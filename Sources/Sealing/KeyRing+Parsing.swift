@@ -8,11 +8,11 @@ extension KeyRing {
         active: SealingKey, older: [SealingKey]
     ) {
         let entries = text.split(separator: ",", omittingEmptySubsequences: false)
-        if entries.count == 1, trimmingBlanks(entries[0]).isEmpty { throw .empty }
+        if entries.count == 1, entries[0].trimmed(while: isBlank).isEmpty { throw .empty }
         var keys: [SealingKey] = []
         for (offset, rawEntry) in entries.enumerated() {
             let position = offset + 1
-            let entry = trimmingBlanks(rawEntry)
+            let entry = rawEntry.trimmed(while: isBlank)
             guard !entry.isEmpty else { throw .emptyEntry(position: position) }
             guard let colon = entry.firstIndex(of: ":") else {
                 throw .missingSeparator(position: position)
@@ -34,12 +34,7 @@ extension KeyRing {
         guard RAND_bytes(&idBytes, Int32(idBytes.count)) == 1 else {
             throw .randomSourceFailed
         }
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var keyID = "k"
-        for byte in idBytes {
-            keyID.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
-            keyID.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
-        }
+        let keyID = "k" + Hex.encode(idBytes)
         let key = UnsafeMutableRawBufferPointer.allocate(
             byteCount: SealingKey.byteCount, alignment: 16)
         defer {
@@ -52,12 +47,10 @@ extension KeyRing {
         return keyID + ":" + Base64URL.encode(UnsafeRawBufferPointer(key))
     }
 
-    private static func trimmingBlanks(_ text: Substring) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }),
-            let last = text.lastIndex(where: { !isBlank($0) })
-        else { return text[text.endIndex...] }
-        return text[first...last]
+    /// What may surround an entry: ASCII blanks only, so any other character is the
+    /// entry's own and gets refused by its checks.
+    private static func isBlank(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\n" || character == "\r"
     }
 
     private static func validatedKeyID(_ text: Substring, position: Int) throws(KeyRingError)

@@ -26,11 +26,13 @@ public final class EventLoop: Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
-    /// Calls `handler` on this loop every `intervalSeconds` until the timer is cancelled.
+    /// Calls `handler` on this loop every `intervalSeconds` (clamped as `Deadline` clamps)
+    /// until the timer is cancelled.
     public func scheduleRepeating(
         intervalSeconds: Double, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
-        let interval = DispatchTimeInterval.nanoseconds(Int(intervalSeconds * 1e9))
+        let interval = DispatchTimeInterval.nanoseconds(
+            Int(Deadline.nanoseconds(clamping: intervalSeconds)))
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
         source.setEventHandler(handler: handler)
@@ -38,13 +40,12 @@ public final class EventLoop: Sendable {
         return LoopTimer(source: source)
     }
 
-    /// Calls `handler` on this loop once, after `delaySeconds`, unless cancelled first.
+    /// Calls `handler` on this loop once, at `deadline`, unless cancelled first.
     public func schedule(
-        afterSeconds delaySeconds: Double, handler: @escaping @Sendable () -> Void
+        at deadline: Deadline, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
         let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(
-            deadline: .now() + .nanoseconds(Int(delaySeconds * 1e9)), leeway: .milliseconds(1))
+        source.schedule(deadline: deadline.dispatchTime, leeway: .milliseconds(1))
         let timer = LoopTimer(source: source)
         source.setEventHandler {
             handler()

@@ -16,21 +16,20 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// A numeric address; no name resolution happens here (see `resolve(host:port:)`).
     public init(ipAddress: String, port: UInt16) throws(TransportError) {
-        var v4 = sockaddr_in()
-        if inet_pton(AF_INET, ipAddress, &v4.sin_addr) == 1 {
+        guard let address = IPAddress(ipAddress) else { throw .invalidAddress(ipAddress) }
+        if address.isIPv4 {
+            var v4 = sockaddr_in()
+            withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: address.bytes) }
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
             self.init(copying: v4)
-            return
-        }
-        var v6 = sockaddr_in6()
-        if inet_pton(AF_INET6, ipAddress, &v6.sin6_addr) == 1 {
+        } else {
+            var v6 = sockaddr_in6()
+            withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: address.bytes) }
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
             self.init(copying: v6)
-            return
         }
-        throw .invalidAddress(ipAddress)
     }
 
     /// Copies a `sockaddr_in` or `sockaddr_in6` filled in by the kernel; nil for any
@@ -52,7 +51,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         storage = withUnsafeBytes(of: &copy) { Array($0) }
         family = AF_INET
         port = UInt16(bigEndian: v4.sin_port)
-        host = Self.numericHost(family: AF_INET, address: v4.sin_addr)
+        host = Self.numericHost(address: v4.sin_addr)
     }
 
     private init(copying v6: sockaddr_in6) {
@@ -60,18 +59,12 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         storage = withUnsafeBytes(of: &copy) { Array($0) }
         family = AF_INET6
         port = UInt16(bigEndian: v6.sin6_port)
-        host = Self.numericHost(family: AF_INET6, address: v6.sin6_addr)
+        host = Self.numericHost(address: v6.sin6_addr)
     }
 
-    private static func numericHost<Address>(family: Int32, address: Address) -> String {
-        var address = address
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let ok = withUnsafePointer(to: &address) {
-            inet_ntop(family, $0, &text, socklen_t(text.count)) != nil
-        }
-        guard ok else { return "?" }
-        return String(
-            decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    private static func numericHost<Address>(address: Address) -> String {
+        let bytes = withUnsafeBytes(of: address) { Array($0) }
+        return IPAddress(bytes: bytes)?.description ?? "?"
     }
 
     /// `host:port`, with brackets around IPv6 hosts (RFC 3986 §3.2.2).

@@ -10,10 +10,11 @@ extension SocketChannel {
     /// read from `SO_ERROR` (connect(2), "EINPROGRESS").
     ///
     /// `completion` runs exactly once, on `loop`, with the channel (TCP_NODELAY set,
-    /// reading not yet started) or `.connectFailed` / `.connectTimedOut` / `.system`.
+    /// reading not yet started) or `.connectFailed` / `.connectTimedOut` (not connected by
+    /// `deadline`) / `.system`.
     /// Resolve names first with `SocketAddress.resolve`, off the loop.
     public static func connect(
-        to address: SocketAddress, on loop: EventLoop, timeoutSeconds: Double,
+        to address: SocketAddress, on loop: EventLoop, deadline: Deadline,
         completion: @escaping @Sendable (Result<SocketChannel, TransportError>) -> Void
     ) {
         BrokenPipe.ignore()
@@ -33,7 +34,7 @@ extension SocketChannel {
             // EINTR: the attempt goes on in the background; calling connect again would
             // only say EALREADY, so wait for writability exactly as for EINPROGRESS.
             case EINPROGRESS, EINTR:
-                channel.finishConnect(timeoutSeconds: timeoutSeconds, completion: completion)
+                channel.finishConnect(deadline: deadline, completion: completion)
             default:
                 channel.close()
                 completion(.failure(.connectFailed(errno: code)))
@@ -41,12 +42,12 @@ extension SocketChannel {
         }
     }
 
-    /// The same as `connect(to:on:timeoutSeconds:completion:)`, for async callers.
+    /// The same as `connect(to:on:deadline:completion:)`, for async callers.
     public static func connect(
-        to address: SocketAddress, on loop: EventLoop, timeoutSeconds: Double
+        to address: SocketAddress, on loop: EventLoop, deadline: Deadline
     ) async throws(TransportError) -> SocketChannel {
         let result = await withCheckedContinuation { continuation in
-            connect(to: address, on: loop, timeoutSeconds: timeoutSeconds) {
+            connect(to: address, on: loop, deadline: deadline) {
                 continuation.resume(returning: $0)
             }
         }
@@ -54,17 +55,17 @@ extension SocketChannel {
     }
 
     private func finishConnect(
-        timeoutSeconds: Double,
+        deadline: Deadline,
         completion: @escaping @Sendable (Result<SocketChannel, TransportError>) -> Void
     ) {
         let attempt = ConnectAttempt()
-        let deadline = loop.schedule(afterSeconds: timeoutSeconds) { [self] in
+        let timer = loop.schedule(at: deadline) { [self] in
             guard attempt.finish() else { return }
             close()
             completion(.failure(.connectTimedOut))
         }
         awaitWritable { [self] in
-            deadline.cancel()
+            timer.cancel()
             guard attempt.finish() else { return }
             let error = SocketOptions.pendingError(fd)
             if error == 0 {

@@ -9,7 +9,7 @@ import Testing
 /// check, never a token). A missing library fails the test: CI must run it.
 @Suite(.serialized) struct ClientLibraryTests {
     @Test func authlibAndRequestsOAuthlibRunTheWholeLifecycle() async throws {
-        let binary = try TokenSwapProcess.binary()
+        let binary = try TokenSwapBinary.url()
         // .ci/run installs the libraries in a venv and names its interpreter here.
         let python = ProcessInfo.processInfo.environment["TOKENSWAP_TEST_PYTHON"] ?? "python3"
         let result = try await offPool {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,22 +12,7 @@ import Testing
 @Suite struct DescriptorLimitTests {
     /// A plain TCP connection that sends nothing; the caller closes it.
     static func idleConnection(port: UInt16) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EndToEndFailure("socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw EndToEndFailure("connect: errno \(errno)")
-        }
-        return fd
+        try Loopback.connect(port: port)
     }
 
     @Test func idleClientsAtTheLimitLeaveProviderCallsAndTheAdminPortWorking() async throws {

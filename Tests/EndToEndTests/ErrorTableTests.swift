@@ -206,21 +206,8 @@ import Testing
     /// never listening, so a connect is refused (a closed port could be reused by another
     /// test's server in between). Close the returned descriptor at the end.
     static func refusingPort() throws -> (port: UInt16, descriptor: Int32) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else {
-            close(fd)
-            throw EndToEndFailure("bind: errno \(errno)")
-        }
-        return (UInt16(bigEndian: address.sin_port), fd)
+        let (descriptor, port) = try Loopback.bind()
+        return (port, descriptor)
     }
 
     @Test func unreachableProviderIs502UpstreamUnreachable() async throws {

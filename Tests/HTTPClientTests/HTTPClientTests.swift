@@ -1,6 +1,8 @@
 import Foundation
 import HTTPCore
+import TestSupport
 import Testing
+import Transport
 
 @testable import HTTPClient
 
@@ -61,7 +63,7 @@ import Testing
         await #expect(throws: HTTPClientError.timeout(.exchange)) {
             _ = try await client.send(request, timeoutSeconds: -1)
         }
-        let far = try await client.send(request, deadline: .now + .seconds(Int64(1) << 40))
+        let far = try await client.send(request, deadline: .after(seconds: 0x1p40))
         #expect(far.body == Array("hello".utf8))
         let huge = try await client.send(request, timeoutSeconds: .infinity)
         #expect(huge.status.code == 200)
@@ -124,17 +126,7 @@ import Testing
         var fillers: [Int32] = []
         defer { fillers.forEach { close($0) } }
         for _ in 0..<4 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var flags = fcntl(fd, F_GETFL)
-            flags |= O_NONBLOCK
-            _ = fcntl(fd, F_SETFL, flags)
-            var address = Self.loopback(port: port)
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            fillers.append(fd)
+            fillers.append(try Loopback.connect(port: port, nonBlocking: true))
         }
         try await Task.sleep(for: .milliseconds(100))
         var configuration = HTTPClientConfiguration()
@@ -148,46 +140,15 @@ import Testing
         }
     }
 
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return address
-    }
-
     /// A listening socket on an ephemeral loopback port that never accepts.
     static func listener(backlog: Int32) throws -> (Int32, UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, backlog) == 0
-                    && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard ok else {
-            close(fd)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
+        try Loopback.bind(listenBacklog: backlog)
     }
 
     /// A port nothing listens on: bind an ephemeral one, note it, close it.
     static func closedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return UInt16(bigEndian: address.sin_port)
+        let (fd, port) = try Loopback.bind()
+        close(fd)
+        return port
     }
 }

@@ -51,7 +51,7 @@ import Transport
         defer { client.shutdown() }
         let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
         let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = Deadline.after(seconds: 5)
         let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
         let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         let first = await client.exchange(

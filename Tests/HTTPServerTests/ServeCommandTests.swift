@@ -12,19 +12,6 @@ import Testing
 /// The binary is the one built next to this test bundle (`swift build --build-tests`
 /// builds it), or `TOKENSWAP_BINARY`.
 @Suite struct ServeCommandTests {
-    static func binary() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["TOKENSWAP_BINARY"] {
-            return URL(fileURLWithPath: path)
-        }
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = bundle.appendingPathComponent("tokenswap")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw RawClient.Failure(
-                description: "no tokenswap binary at \(candidate.path); build it first")
-        }
-        return candidate
-    }
-
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
     /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).
@@ -37,10 +24,14 @@ import Testing
         if let fileLimit {
             child = try ChildProcess(
                 "/bin/sh",
-                ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", try binary().path]
+                [
+                    "-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"",
+                    try TokenSwapBinary.url().path,
+                ]
                     + arguments, environment: environment)
         } else {
-            child = try ChildProcess(try binary().path, arguments, environment: environment)
+            child = try ChildProcess(
+                try TokenSwapBinary.url().path, arguments, environment: environment)
         }
         guard let portText = child.stdout.waitForLine(prefix: "tokenswap listening on 127.0.0.1:"),
             let port = UInt16(portText)
@@ -121,10 +112,15 @@ import Testing
     }
 
     @Test func outOfFileDescriptorsPausesAcceptingWithoutSpinningThenRecovers() async throws {
-        let (process, port) = try Self.launch(fileLimit: 32)
+        // 40: the connection cap is clamped below the limit (OpenFileLimit.reserve keeps
+        // 20 of 40 for upstream sockets, logs and the loops' own descriptors), so half
+        // the 40 clients below are served and half wait, and the waiting ones fit once
+        // the served ones leave. (At 32 the reserve leaves a cap of 16: 24 waiting would
+        // not fit in 16, and the test would wait for idle timeouts.)
+        let (process, port) = try Self.launch(fileLimit: 40)
         defer { process.kill() }
-        // More connections than the process has descriptors left: the kernel completes
-        // every handshake, accept4 fails with EMFILE for the rest.
+        // More connections than the process may hold: the kernel completes every
+        // handshake; accepting pauses at the cap (or on EMFILE) for the rest.
         var clients: [RawClient] = []
         for _ in 0..<40 {
             let client = try RawClient(port: port, receiveTimeoutSeconds: 0.3)

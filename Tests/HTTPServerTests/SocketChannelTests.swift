@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Transport
 
@@ -38,7 +39,7 @@ import Transport
         defer { listener.stop() }
         let loop = group.next()
         let channel = try await SocketChannel.connect(
-            to: listener.localAddress, on: loop, timeoutSeconds: 2)
+            to: listener.localAddress, on: loop, deadline: .after(seconds: 2))
         #expect(channel.peerAddress == listener.localAddress)
         let echoed: [UInt8] = await withCheckedContinuation { continuation in
             loop.execute {
@@ -73,28 +74,17 @@ import Transport
         listener.stop()
         try await Task.sleep(for: .milliseconds(50))
         await #expect(throws: TransportError.connectFailed(errno: ECONNREFUSED)) {
-            _ = try await SocketChannel.connect(to: address, on: group.next(), timeoutSeconds: 2)
+            _ = try await SocketChannel.connect(
+                to: address, on: group.next(), deadline: .after(seconds: 2))
         }
     }
 
     @Test func aConnectThatNeverCompletesTimesOut() async throws {
         // A listener with a backlog of 0 that never accepts: once its queue is full the
         // kernel drops further SYNs, so the next connect hangs until our deadline.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try Loopback.bind(listenBacklog: 0)
         defer { Glibc.close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(fd, $0, length)
-                _ = getsockname(fd, $0, &length)
-            }
-        }
-        listen(fd, 0)
-        let target = try SocketAddress(
-            ipAddress: "127.0.0.1", port: UInt16(bigEndian: address.sin_port))
+        let target = try SocketAddress(ipAddress: "127.0.0.1", port: port)
         let group = EventLoopGroup(loopCount: 1)
         var filled: [SocketChannel] = []
         var timedOut = false
@@ -104,7 +94,7 @@ import Transport
             do {
                 filled.append(
                     try await SocketChannel.connect(
-                        to: target, on: group.next(), timeoutSeconds: 0.3))
+                        to: target, on: group.next(), deadline: .after(seconds: 0.3)))
             } catch {
                 #expect(error == .connectTimedOut)
                 timedOut = true

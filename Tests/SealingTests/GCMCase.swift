@@ -5,10 +5,10 @@ struct GCMCase {
     let key, iv, plaintext, associatedData, ciphertext, tag: [UInt8]
 
     init?(_ vector: GCMVector) {
-        guard let key = Hex.bytes(vector.key), let iv = Hex.bytes(vector.iv),
-            let plaintext = Hex.bytes(vector.plaintext),
-            let associatedData = Hex.bytes(vector.associatedData),
-            let ciphertext = Hex.bytes(vector.ciphertext), let tag = Hex.bytes(vector.tag)
+        guard let key = Hex.decode(vector.key), let iv = Hex.decode(vector.iv),
+            let plaintext = Hex.decode(vector.plaintext),
+            let associatedData = Hex.decode(vector.associatedData),
+            let ciphertext = Hex.decode(vector.ciphertext), let tag = Hex.decode(vector.tag)
         else { return nil }
         (self.key, self.iv, self.plaintext) = (key, iv, plaintext)
         (self.associatedData, self.ciphertext, self.tag) = (associatedData, ciphertext, tag)

@@ -33,4 +33,16 @@ import Testing
     func addressOrCIDR(text: String, valid: Bool) {
         #expect(SettingSyntax.isAddressOrCIDR(text) == valid)
     }
+
+    /// The configuration accepts exactly the entries `TrustedProxies` uses (one parser):
+    /// an IPv4-mapped block shorter than the mapped prefix, or a bracketed address, would
+    /// be dropped there, so it is refused here.
+    @Test(arguments: [
+        ("::ffff:10.0.0.0/104", true), ("::ffff:10.0.0.0/96", true), ("::ffff:10.0.0.0/24", false),
+        ("::ffff:10.0.0.0/95", false), ("[::1]", false), ("[::1]/128", false), ("::1/128", true),
+    ])
+    func addressOrCIDRAsTrustedProxiesReadsIt(text: String, valid: Bool) {
+        #expect(SettingSyntax.isAddressOrCIDR(text) == valid)
+        #expect((TrustedProxies([text]).prefixes.count == 1) == valid)
+    }
 }

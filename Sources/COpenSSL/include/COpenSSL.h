@@ -19,4 +19,14 @@
 /// The OpenSSL library version found at run time (OPENSSL_VERSION_NUMBER layout).
 unsigned long tokenswap_openssl_version_number(void);
 
+/// Server side of HTTPS (tls_server.c): TLS 1.2–1.3, ECDHE+AEAD suites, no renegotiation
+/// or compression, ALPN `http/1.1`. Returns 1 on success.
+int tokenswap_SSL_CTX_configure_server(SSL_CTX *ctx);
+
+/// Installs the ALPN callback that selects `http/1.1` (RFC 7301 §3.2).
+void tokenswap_SSL_CTX_select_alpn_http11(SSL_CTX *ctx);
+
+/// The certificate's notAfter as seconds since the epoch, or -1 when it cannot be read.
+long long tokenswap_X509_not_after(X509 *certificate);
+
 #endif

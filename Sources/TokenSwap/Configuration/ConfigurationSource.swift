@@ -1,4 +1,5 @@
 import Configuration
+import Sealing
 
 /// Where settings come from, in priority order: the environment first (it wins), then the
 /// optional JSON file. Built on swift-configuration's providers; the lookup is done here,

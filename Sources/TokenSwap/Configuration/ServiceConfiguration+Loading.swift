@@ -142,6 +142,7 @@ extension ServiceConfiguration {
             maxBodyBytesInFlight: bodyBudget, maxConnectionsPerClient: perClient,
             deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
             introspectionRateLimitPerMinute: introspectionLimit)
+        self.tls = try Self.tlsSettings(source)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

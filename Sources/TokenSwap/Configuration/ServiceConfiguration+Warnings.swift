@@ -1,6 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension ServiceConfiguration {
     /// What is allowed but unwise, one line each, for `check-config`: never a secret.
     public var warnings: [String] {
+        legacySecretWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
+    }
+
+    /// CONTRACT §10: a certificate that expires within 14 days (or has expired).
+    func tlsExpiryWarnings(now: Int64) -> [String] {
+        guard let tls, tls.notAfterSeconds - now < TLSSettings.expiryWarningSeconds else {
+            return []
+        }
+        let variable = ConfigurationKey.tlsCertFile.environmentName
+        let days = (tls.notAfterSeconds - now) / 86_400
+        if tls.notAfterSeconds <= now {
+            return ["\(variable): the certificate has expired; clients will refuse it"]
+        }
+        return ["\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
+            + "picked up on SIGHUP or when the files change)"]
+    }
+
+    private var legacySecretWarnings: [String] {
         providers.flatMap { provider in
             provider.legacyDecoders.filter(\.usesPublishedSecret).map { decoder in
                 let variable = ConfigurationKey.provider(provider.name, .legacy).environmentName

@@ -45,6 +45,8 @@ public struct ServiceConfiguration: Sendable {
     public let deviceRateLimitPerMinute: Double
     /// The key ring was generated at start-up (sandbox without `TOKENSWAP_ENCRYPTION_KEYS`).
     public let ephemeralKeys: Bool
+    /// The main port's certificate and key (CONTRACT §10); nil: plain HTTP.
+    public internal(set) var tls: TLSSettings?
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

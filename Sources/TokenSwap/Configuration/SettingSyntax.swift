@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Syntax checks for settings whose values are not simple numbers or names.
 enum SettingSyntax {
     /// An absolute URI as OAuth allows for a redirect URI (RFC 6749 §3.1.2): a scheme
@@ -45,28 +39,10 @@ enum SettingSyntax {
         return !rest.isEmpty && !rest.contains { "/?#@".contains($0) || $0.isWhitespace }
     }
 
-    /// An IPv4 or IPv6 address, optionally with a `/prefix` of the right length.
+    /// An IPv4 or IPv6 address, optionally with a `/prefix` of the right length: exactly
+    /// what `TrustedProxies` will use, so no accepted entry is silently dropped later.
     static func isAddressOrCIDR(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return false }
-        let address = String(parts[0])
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let maxPrefix: Int
-        if inet_pton(AF_INET, address, &buffer) == 1 {
-            maxPrefix = 32
-        } else if inet_pton(AF_INET6, address, &buffer) == 1 {
-            maxPrefix = 128
-        } else {
-            return false
-        }
-        guard parts.count == 2 else { return true }
-        let prefix = parts[1]
-        guard (1...3).contains(prefix.count), prefix.utf8.allSatisfy(isDigit),
-            let bits = Int(prefix)
-        else {
-            return false
-        }
-        return bits <= maxPrefix
+        AddressPrefix(text) != nil
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import Sealing
+
 extension JSONValue {
     /// Compact RFC 8259 text: members in order, strings escaped (`"`, `\`, controls;
     /// everything else as UTF-8), numbers as their original text. Written into one
@@ -82,11 +84,9 @@ extension JSONValue {
         case 0x0D: out.append(contentsOf: #"\r"#.utf8)
         case 0x09: out.append(contentsOf: #"\t"#.utf8)
         default:
-            let hexDigit = { (nibble: UInt8) -> UInt8 in nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-            }
             out.append(contentsOf: #"\u00"#.utf8)
-            out.append(hexDigit(byte >> 4))
-            out.append(hexDigit(byte & 0x0F))
+            out.append(Hex.digit(byte >> 4))
+            out.append(Hex.digit(byte))
         }
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Sealing
 
 /// A legacy token as the client sent it, repaired from the known transport damage
 /// (CONTRACT §9) and decoded as base64 or hex.
@@ -42,25 +38,12 @@ enum LegacyTokenText {
             text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }.filter { $0 != "=" })
         guard !standard.isEmpty, standard.count % 4 != 1 else { return nil }
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        return Base64.decode(standard, ignoringUnusedBits: true)
     }
 
     /// Hex digits, either case, an even number of them; nil otherwise.
     static func hex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = FormURLEncoding.hexValue(digits[index]),
-                let low = FormURLEncoding.hexValue(digits[index + 1])
-            else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
+        guard !text.isEmpty else { return nil }
+        return Hex.decode(text)
     }
 }

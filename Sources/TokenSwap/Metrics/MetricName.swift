@@ -28,6 +28,11 @@ enum MetricName {
         descriptor(
             "tokenswap_http_connections_open", "Open client connections, over all listeners.")
     }
+    static var tlsCertificateExpiry: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_tls_certificate_expiry_timestamp_seconds",
+            "notAfter of the certificate the main port serves, seconds since the epoch.")
+    }
     static var connectionsIdle: MetricNameDescriptor {
         descriptor(
             "tokenswap_http_connections_idle",

@@ -69,6 +69,12 @@ public final class ServiceMetrics: Sendable {
         rejections[reason]?.increment()
     }
 
+    /// CONTRACT §10: the served certificate's expiry, set at start-up and on each reload
+    /// (exported only when the main port serves TLS).
+    func tlsCertificateServed(notAfterSeconds: Int64) {
+        registry.makeGauge(descriptor: MetricName.tlsCertificateExpiry).set(notAfterSeconds)
+    }
+
     func upstream(provider: String, _ outcome: UpstreamOutcome) {
         upstreamCounters.increment(UpstreamKey(provider: provider, outcome: outcome)) {
             registry.makeCounter(

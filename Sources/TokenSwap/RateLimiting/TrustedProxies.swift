@@ -1,3 +1,6 @@
+import Sealing
+import Transport
+
 /// `TOKENSWAP_TRUSTED_PROXIES`, and which address a request is counted against.
 ///
 /// The TCP peer is the client, unless the peer is a trusted proxy: then the client is
@@ -13,8 +16,7 @@ public struct TrustedProxies: Sendable {
         prefixes = entries.compactMap { AddressPrefix($0.trimmingWhitespace()) }
     }
 
-
-    func trusts(_ address: [UInt8]) -> Bool {
+    func trusts(_ address: IPAddress) -> Bool {
         prefixes.contains { $0.contains(address) }
     }
 
@@ -22,15 +24,15 @@ public struct TrustedProxies: Sendable {
     /// gave no peer.
     /// - Parameter forwardedFor: every `X-Forwarded-For` field value, in order.
     public func clientAddress(peer: String?, forwardedFor: [String]) -> String {
-        guard let peer, let peerBytes = AddressPrefix.parseAddress(peer) else {
+        guard let peer, let peerAddress = AddressPrefix.parseAddress(peer) else {
             return peer ?? "unknown"
         }
-        guard trusts(peerBytes), !forwardedFor.isEmpty else {
-            return AddressPrefix.text(of: peerBytes)
+        guard trusts(peerAddress), !forwardedFor.isEmpty else {
+            return peerAddress.description
         }
         // Several fields are one comma-separated list (RFC 9110 §5.3).
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
-        var nearest = peerBytes
+        var nearest = peerAddress
         for hop in hops.reversed() {
             guard let address = Self.hopAddress(hop) else {
                 // A hop that is not an address: nothing left of it can be believed; the
@@ -40,11 +42,11 @@ public struct TrustedProxies: Sendable {
             nearest = address
             if !trusts(address) { break }
         }
-        return AddressPrefix.text(of: nearest)
+        return nearest.description
     }
 
     /// `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1` or `[2001:db8::1]:443`, spaces trimmed.
-    static func hopAddress(_ hop: Substring) -> [UInt8]? {
+    static func hopAddress(_ hop: Substring) -> IPAddress? {
         let text = String(hop).trimmingWhitespace()
         if let address = AddressPrefix.parseAddress(text) { return address }
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {

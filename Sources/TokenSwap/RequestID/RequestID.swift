@@ -1,3 +1,6 @@
+import HTTPCore
+import Sealing
+
 /// The `X-Request-Id` of a request: the client's (or a proxy's) when it is a safe token,
 /// otherwise a fresh one, echoed in the response and written in the request's log line
 /// so one request can be followed from client to proxy to provider call.
@@ -11,7 +14,7 @@ public enum RequestID {
     /// nil otherwise.
     public static func accepted(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= maxLength,
-            value.utf8.allSatisfy(isTokenCharacter)
+            value.utf8.allSatisfy(HTTPGrammar.isToken)
         else { return nil }
         return value
     }
@@ -26,8 +29,7 @@ public enum RequestID {
             for position in 0..<32 {
                 let word = position < 16 ? high : low
                 let shift = UInt64(60 - 4 * (position % 16))
-                let value = UInt8(truncatingIfNeeded: word >> shift) & 0x0F
-                digits[position] = value < 10 ? 0x30 + value : 0x57 + value
+                digits[position] = Hex.digit(UInt8(truncatingIfNeeded: word >> shift))
             }
             return 32
         }
@@ -36,19 +38,5 @@ public enum RequestID {
     /// The request's id: the accepted one, or a fresh one.
     public static func resolve(_ value: String?) -> String {
         accepted(value) ?? mint()
-    }
-
-    /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" /
-    /// "`" / "|" / "~" / DIGIT / ALPHA
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
-            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Sealing
+
 /// `application/x-www-form-urlencoded` (WHATWG URL §5; RFC 6749 Appendix B), strict on
 /// input: a `%` must start two hex digits and the decoded bytes must be UTF-8.
 public enum FormURLEncoding {
@@ -82,8 +84,8 @@ public enum FormURLEncoding {
             case UInt8(ascii: "+"):
                 bytes.append(0x20)
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue),
-                    let low = iterator.next().flatMap(hexValue)
+                guard let high = iterator.next().flatMap(Hex.value),
+                    let low = iterator.next().flatMap(Hex.value)
                 else {
                     throw .malformedPercentEscape(pairIndex: pairIndex)
                 }
@@ -96,16 +98,6 @@ public enum FormURLEncoding {
             throw .invalidUTF8(pairIndex: pairIndex)
         }
         return text
-    }
-
-    /// A hex digit's value, either case (also the legacy tokens' hex, `LegacyTokenText`).
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 
     /// Encodes pairs: unreserved bytes (`A-Z a-z 0-9 - . _ ~`, RFC 3986 §2.3) as-is,
@@ -142,7 +134,6 @@ public enum FormURLEncoding {
     }
 
     private static func appendComponent(_ text: String, to out: inout [UInt8]) {
-        func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
         for byte in text.utf8 {
             if isUnreserved(byte) {
                 out.append(byte)
@@ -150,8 +141,8 @@ public enum FormURLEncoding {
                 out.append(UInt8(ascii: "+"))
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
+                out.append(Hex.digit(byte >> 4, uppercase: true))
+                out.append(Hex.digit(byte, uppercase: true))
             }
         }
     }

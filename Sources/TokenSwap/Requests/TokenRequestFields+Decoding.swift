@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 
 extension TokenRequestFields {
     /// Decodes the body of a token request by its `Content-Type`: form (the SDK

@@ -1,10 +1,5 @@
 import COpenSSL
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Sealing
 
 /// A PKCE code challenge from the authorize request (RFC 7636 §4.2–4.6).
 struct PKCEChallenge: Sendable, Equatable {
@@ -47,7 +42,7 @@ struct PKCEChallenge: Sendable, Equatable {
             return verifier == challenge
         case .s256:
             guard let digest = Self.sha256(Array(verifier.utf8)) else { return false }
-            return Self.base64URL(digest) == challenge
+            return Base64URL.encode(digest) == challenge
         }
     }
 
@@ -59,17 +54,5 @@ struct PKCEChallenge: Sendable, Equatable {
         }
         guard ok == 1, length == 32 else { return nil }
         return Array(digest.prefix(32))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        let base64 = Data(bytes).base64EncodedString().utf8.compactMap { byte -> UInt8? in
-            switch byte {
-            case UInt8(ascii: "+"): UInt8(ascii: "-")
-            case UInt8(ascii: "/"): UInt8(ascii: "_")
-            case UInt8(ascii: "="): nil
-            default: byte
-            }
-        }
-        return String(decoding: base64, as: UTF8.self)
     }
 }

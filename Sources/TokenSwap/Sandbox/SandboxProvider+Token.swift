@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import HTTPClient
+import TLS
 import Transport
 
 /// Why the service could not start once its configuration was valid. The texts name a
@@ -8,12 +9,15 @@ public enum ServiceStartError: Error, Sendable, Equatable, CustomStringConvertib
     case upstreamClient(HTTPClientError)
     /// A listener could not be opened.
     case listen(host: String, port: UInt16, TransportError)
+    /// The TLS pair could not be loaded (it changed since the configuration was checked).
+    case tls(TLSFailure)
 
     public var description: String {
         switch self {
         case .upstreamClient(let error):
             "TOKENSWAP_CA_FILE or the system trust store cannot be loaded: \(error)"
         case .listen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
+        case .tls(let failure): "TOKENSWAP_TLS_CERT_FILE / TOKENSWAP_TLS_KEY_FILE: \(failure)"
         }
     }
 }

@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPServer
 import Logging
+import TLS
 import Transport
 
 /// The whole product assembled from a loaded `ServiceConfiguration`: the upstream
@@ -27,6 +28,8 @@ public final class TokenSwapService: Sendable {
     /// Only the operations endpoints, for `TOKENSWAP_ADMIN_PORT`; nil when they are
     /// served on the main port.
     let adminRouter: Router?
+    /// Reloads the main port's TLS pair on SIGHUP and file change; nil without TLS.
+    let tlsReloader: TLSCertificateReloader?
 
     /// - Parameters:
     ///   - serverConfiguration: limits and deadlines of the HTTP server.
@@ -82,6 +85,20 @@ public final class TokenSwapService: Sendable {
         let admin = Router(routes.filter(onAdmin).map(pipeline.wrap))
         self.adminRouter = separateAdmin ? admin : nil
         var serverConfiguration = serverConfiguration
+        if let tls = configuration.tls {
+            let store: TLSServerContextStore
+            do {
+                store = try TLSServerContextStore(
+                    certificateChainFile: tls.certificateChainFile, keyFile: tls.keyFile)
+            } catch {
+                throw .tls(error)
+            }
+            serverConfiguration.tls = store
+            metrics.tlsCertificateServed(notAfterSeconds: store.context.notAfterSeconds)
+            self.tlsReloader = TLSCertificateReloader(store: store, logger: logger, metrics: metrics)
+        } else {
+            self.tlsReloader = nil
+        }
         serverConfiguration.observer = metrics
         serverConfiguration.errorResponder = pipeline.errorResponder
         serverConfiguration.maxBodyBytesInFlight = configuration.maxBodyBytesInFlight
@@ -110,8 +127,12 @@ public final class TokenSwapService: Sendable {
                 throw .listen(host: host, port: port, error)
             }
         }
+        tlsReloader?.start(pollIntervalSeconds: Self.tlsPollIntervalSeconds)
         return ServiceAddresses(main: main, admin: admin)
     }
+
+    /// How often the TLS files are checked for a change.
+    static let tlsPollIntervalSeconds = 1.0
 
     /// The admin port's own connection cap: probes and scrapes need a handful, and a
     /// flood of the public port (at its cap) must not lock them out.
@@ -122,6 +143,7 @@ public final class TokenSwapService: Sendable {
     /// `drainDeadlineSeconds` to finish, and the upstream client is shut down.
     public func drain(unreadySeconds: Double = 0, drainDeadlineSeconds: Double) async {
         readiness.beginDraining()
+        tlsReloader?.stop()
         if unreadySeconds > 0 {
             try? await Task.sleep(for: .milliseconds(Int64(unreadySeconds * 1000)))
         }

@@ -1,11 +1,6 @@
 import HTTPClient
 import HTTPCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Sealing
 
 extension Provider {
     /// The `POST` to this provider's token endpoint for `grant`: a form body
@@ -59,6 +54,6 @@ extension Provider {
         let pair =
             FormURLEncoding.encodeComponent(clientID) + ":"
             + FormURLEncoding.encodeComponent(clientSecret)
-        return "Basic " + Data(pair.utf8).base64EncodedString()
+        return "Basic " + Base64.encode(Array(pair.utf8))
     }
 }

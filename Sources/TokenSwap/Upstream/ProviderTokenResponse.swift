@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 
 /// A provider's successful token response (RFC 6749 §5.1), checked and normalised:
 /// `access_token` present, `expires_in` an integer (numeric strings accepted, as some

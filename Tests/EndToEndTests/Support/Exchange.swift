@@ -64,21 +64,8 @@ struct Exchange {
     }
 
     static func blockingSend(_ raw: [UInt8], port: UInt16, timeoutSeconds: Int) throws -> Answer {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EndToEndFailure("socket: errno \(errno)") }
+        let fd = try Loopback.connect(port: port, receiveTimeoutSeconds: Double(timeoutSeconds))
         defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw EndToEndFailure("connect to \(port): errno \(errno)") }
         var sent = 0
         while sent < raw.count {
             let n = raw[sent...].withUnsafeBytes {

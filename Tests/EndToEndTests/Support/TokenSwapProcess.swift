@@ -16,25 +16,11 @@ final class TokenSwapProcess: Sendable {
     private var stdout: ChildOutput { process.stdout }
     private var stderr: ChildOutput { process.stderr }
 
-    /// The binary next to this test bundle (`swift build --build-tests` builds it), or
-    /// `TOKENSWAP_BINARY`.
-    static func binary() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["TOKENSWAP_BINARY"] {
-            return URL(fileURLWithPath: path)
-        }
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = bundle.appendingPathComponent("tokenswap")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw EndToEndFailure("no tokenswap binary at \(candidate.path); build it first")
-        }
-        return candidate
-    }
-
     /// Runs `tokenswap <arguments>` to completion: its status, stdout and stderr.
     static func run(_ arguments: [String], environment: [String: String]) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let binary = try binary()
+        let binary = try TokenSwapBinary.url()
         return try await offPool {
             let result = try ChildProcess.run(
                 binary.path, arguments, environment: clean(environment))
@@ -52,7 +38,7 @@ final class TokenSwapProcess: Sendable {
     static func serve(
         _ arguments: [String] = [], environment: [String: String], fileLimit: Int? = nil
     ) async throws -> TokenSwapProcess {
-        let binary = try binary()
+        let binary = try TokenSwapBinary.url()
         return try await offPool {
             try TokenSwapProcess(
                 binary: binary, arguments: arguments, environment: environment,

@@ -37,29 +37,14 @@ final class RawClient: @unchecked Sendable {
     private var pending: [UInt8] = []
 
     init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var timeout = timeval(
-            tv_sec: Int(receiveTimeoutSeconds),
-            tv_usec: Int((receiveTimeoutSeconds - Double(Int(receiveTimeoutSeconds))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        // Each send leaves as its own segment, so "split at every byte" really splits.
-        var noDelay: Int32 = 1
-        setsockopt(
-            fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw Failure(description: "connect: \(code)")
+        // No delay: each send leaves as its own segment, so "split at every byte" really
+        // splits.
+        do {
+            fd = try Loopback.connect(
+                port: port, receiveTimeoutSeconds: receiveTimeoutSeconds, noDelay: true)
+        } catch {
+            // Every failure of this client is a `Failure`, connecting included.
+            throw Failure(description: error.description)
         }
     }
 

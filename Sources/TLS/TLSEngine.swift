@@ -1,21 +1,22 @@
 import COpenSSL
 
-/// One TLS client session as a pure transform over memory BIOs: ciphertext from the
-/// socket goes in with `receiveCiphertext`, ciphertext for the socket comes out of
-/// `takeCiphertext`, and plaintext passes through `writePlaintext` / `readPlaintext`.
-/// The engine does no I/O, so the socket code is the same with and without TLS.
+/// One TLS session, client or server side, as a pure transform over memory BIOs:
+/// ciphertext from the socket goes in with `receiveCiphertext`, ciphertext for the socket
+/// comes out of `takeCiphertext`, and plaintext passes through `writePlaintext` /
+/// `readPlaintext`. The engine does no I/O, so the socket code is the same with and
+/// without TLS, and the server and the client share it.
 ///
 /// Not thread-safe: owned by one connection and used only on its event loop. OpenSSL's
 /// error queue is per thread, so each call clears it first and reads it before
 /// returning, inside one Dispatch block.
-final class TLSEngine {
-    enum HandshakeProgress {
+public final class TLSEngine {
+    public enum HandshakeProgress {
         case complete
         /// Send `takeCiphertext()` and feed more socket bytes.
         case needsMoreInput
     }
 
-    enum ReadProgress {
+    public enum ReadProgress {
         case bytes(Int)
         case needsMoreInput
         /// The peer sent close_notify (RFC 8446 §6.1).
@@ -25,18 +26,35 @@ final class TLSEngine {
     private let ssl: OpaquePointer
     private let inbound: OpaquePointer
     private let outbound: OpaquePointer
-    private(set) var handshakeComplete = false
+    public private(set) var handshakeComplete = false
+    /// The context this session was made from, kept alive as long as the session: a
+    /// server context replaced by a reload stays with the connections that use it.
+    private let context: AnyObject
 
-    init(context: TLSContext, serverName: String, session: TLSSession? = nil)
-        throws(HTTPClientError)
-    {
+    /// A client session to `serverName` (hostname check and SNI), resuming `session`.
+    public convenience init(
+        context: TLSClientContext, serverName: String, session: TLSSession? = nil
+    ) throws(TLSFailure) {
+        try self.init(pointer: context.pointer, owner: context)
+        SSL_set_connect_state(ssl)
+        try configurePeerIdentity(serverName)
+        if let session { _ = SSL_set_session(ssl, session.pointer) }
+    }
+
+    /// A server session (the SSL_accept side) with `context`'s certificate and key.
+    public convenience init(context: TLSServerContext) throws(TLSFailure) {
+        try self.init(pointer: context.pointer, owner: context)
+        SSL_set_accept_state(ssl)
+    }
+
+    private init(pointer: OpaquePointer, owner: AnyObject) throws(TLSFailure) {
         ERR_clear_error()
-        guard let ssl = SSL_new(context.pointer) else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("SSL_new failed")))
+        guard let ssl = SSL_new(pointer) else {
+            throw .configuration(reason: TLSErrorQueue.drain("SSL_new failed"))
         }
         guard let inbound = BIO_new(BIO_s_mem()), let outbound = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("BIO_new failed")))
+            throw .configuration(reason: TLSErrorQueue.drain("BIO_new failed"))
         }
         // An empty inbound BIO means "no bytes yet", not end of stream: the socket code
         // reports EOF itself.
@@ -45,9 +63,7 @@ final class TLSEngine {
         self.ssl = ssl
         self.inbound = inbound
         self.outbound = outbound
-        SSL_set_connect_state(ssl)
-        try configurePeerIdentity(serverName)
-        if let session { _ = SSL_set_session(ssl, session.pointer) }
+        self.context = owner
     }
 
     deinit {
@@ -56,34 +72,34 @@ final class TLSEngine {
 
     /// Hostname check and SNI. An IP literal is checked against the certificate's IP
     /// SANs and sent without SNI (RFC 6066 §3 forbids literal addresses there).
-    private func configurePeerIdentity(_ serverName: String) throws(HTTPClientError) {
+    private func configurePeerIdentity(_ serverName: String) throws(TLSFailure) {
         if Self.isIPLiteral(serverName) {
             guard let param = SSL_get0_param(ssl),
                 X509_VERIFY_PARAM_set1_ip_asc(param, serverName) == 1
-            else { throw .tls(.configuration(reason: TLSErrorQueue.drain("bad IP literal"))) }
+            else { throw .configuration(reason: TLSErrorQueue.drain("bad IP literal")) }
             return
         }
         SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
         guard SSL_set1_host(ssl, serverName) == 1 else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("SSL_set1_host failed")))
+            throw .configuration(reason: TLSErrorQueue.drain("SSL_set1_host failed"))
         }
         guard tokenswap_SSL_set_tlsext_host_name(ssl, serverName) == 1 else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("SNI rejected")))
+            throw .configuration(reason: TLSErrorQueue.drain("SNI rejected"))
         }
     }
 
-    static func isIPLiteral(_ host: String) -> Bool {
+    public static func isIPLiteral(_ host: String) -> Bool {
         host.contains(":") || host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
     }
 
-    func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
+    public func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         // A memory BIO grows to take everything; it fails only on allocation failure.
         _ = BIO_write(inbound, base, Int32(clamping: bytes.count))
     }
 
     /// Ciphertext waiting to be sent, appended to `buffer`.
-    func takeCiphertext(into buffer: inout [UInt8]) {
+    public func takeCiphertext(into buffer: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(outbound))
         guard pending > 0 else { return }
         let start = buffer.count
@@ -94,9 +110,9 @@ final class TLSEngine {
         buffer.removeLast(pending - max(0, Int(read)))
     }
 
-    var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
+    public var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
 
-    func handshake() throws(HTTPClientError) -> HandshakeProgress {
+    public func handshake() throws(TLSFailure) -> HandshakeProgress {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
@@ -105,7 +121,7 @@ final class TLSEngine {
         }
         let code = SSL_get_error(ssl, result)
         if code == SSL_ERROR_WANT_READ { return .needsMoreInput }
-        throw .tls(handshakeFailure())
+        throw handshakeFailure()
     }
 
     /// Why the handshake failed: the verify result first (it names the certificate
@@ -135,21 +151,21 @@ final class TLSEngine {
     }
 
     /// Encrypts all of `bytes`; the ciphertext is then in `takeCiphertext`.
-    func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
+    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSRecordError) {
         var offset = 0
         while offset < bytes.count {
             ERR_clear_error()
             let chunk = Int32(clamping: bytes.count - offset)
             let written = SSL_write(ssl, bytes.baseAddress.map { $0 + offset }, chunk)
             guard written > 0 else {
-                throw .protocolError(reason: TLSErrorQueue.drain("TLS write failed"))
+                throw TLSRecordError(reason: TLSErrorQueue.drain("TLS write failed"))
             }
             offset += Int(written)
         }
     }
 
     /// Decrypts what has arrived into `buffer` (up to `buffer.count` bytes).
-    func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(HTTPClientError)
+    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSRecordError)
         -> ReadProgress
     {
         ERR_clear_error()
@@ -158,13 +174,13 @@ final class TLSEngine {
         switch SSL_get_error(ssl, read) {
         case SSL_ERROR_WANT_READ: return .needsMoreInput
         case SSL_ERROR_ZERO_RETURN: return .closed
-        default: throw .protocolError(reason: TLSErrorQueue.drain("TLS read failed"))
+        default: throw TLSRecordError(reason: TLSErrorQueue.drain("TLS read failed"))
         }
     }
 
     /// The session to resume on the next connection to this origin, when the server
     /// issued one (TLS 1.3 tickets arrive after the handshake, so ask after a read).
-    func resumableSession() -> TLSSession? {
+    public func resumableSession() -> TLSSession? {
         guard let session = SSL_get1_session(ssl) else { return nil }
         guard SSL_SESSION_is_resumable(session) == 1 else {
             SSL_SESSION_free(session)
@@ -173,14 +189,14 @@ final class TLSEngine {
         return TLSSession(owning: session)
     }
 
-    var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
+    public var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
 
     /// The peer's close_notify has arrived (RFC 8446 §6.1). Without it, a TCP end of file
     /// may be an attacker (or a middlebox) cutting the stream short.
-    var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
+    public var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
 
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
-    func close() {
+    public func close() {
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
         ERR_clear_error()

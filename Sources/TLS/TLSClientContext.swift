@@ -8,27 +8,25 @@ import COpenSSL
 /// changed afterwards; OpenSSL documents a configured `SSL_CTX` as safe to share
 /// between threads for `SSL_new` (its reference counts and session cache are locked
 /// internally). `pointer` is a `let`.
-final class TLSContext: @unchecked Sendable {
+public final class TLSClientContext: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    init(extraCAFilePath: String?) throws(HTTPClientError) {
+    public init(extraCAFilePath: String?) throws(TLSFailure) {
         ERR_clear_error()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("SSL_CTX_new failed")))
+            throw .configuration(reason: TLSErrorQueue.drain("SSL_CTX_new failed"))
         }
         pointer = ctx
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
         guard tokenswap_SSL_CTX_set_min_proto_version(ctx, tokenswap_TLS1_2_VERSION()) == 1 else {
-            throw .tls(.configuration(reason: TLSErrorQueue.drain("cannot set TLS 1.2 minimum")))
+            throw .configuration(reason: TLSErrorQueue.drain("cannot set TLS 1.2 minimum"))
         }
         guard SSL_CTX_set_default_verify_paths(ctx) == 1 else {
-            throw .tls(
-                .configuration(reason: TLSErrorQueue.drain("cannot load the system trust store")))
+            throw .configuration(reason: TLSErrorQueue.drain("cannot load the system trust store"))
         }
         if let path = extraCAFilePath {
             guard SSL_CTX_load_verify_locations(ctx, path, nil) == 1 else {
-                throw .tls(
-                    .configuration(reason: TLSErrorQueue.drain("cannot load the extra CA file")))
+                throw .configuration(reason: TLSErrorQueue.drain("cannot load the extra CA file"))
             }
         }
         _ = tokenswap_SSL_CTX_set_mode(ctx, tokenswap_SSL_MODE_client_defaults())
@@ -42,7 +40,7 @@ final class TLSContext: @unchecked Sendable {
     }
 
     /// Sessions OpenSSL's internal cache holds (0: the pool's own store is the only one).
-    var internalCacheSessionCount: Int { tokenswap_SSL_CTX_sess_number(pointer) }
+    public var internalCacheSessionCount: Int { tokenswap_SSL_CTX_sess_number(pointer) }
 
     deinit {
         SSL_CTX_free(pointer)

@@ -1,6 +1,7 @@
-/// Why a TLS handshake with an upstream failed. The reason strings come from OpenSSL's
+/// Why a TLS handshake (with an upstream, or a client of ours) failed, or why a TLS
+/// context could not be built. The reason strings come from OpenSSL's
 /// error queue and verify result; they name the check that failed, never key material.
-public enum TLSFailure: Sendable, Equatable, CustomStringConvertible {
+public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The chain did not verify against the trust store (unknown CA, expired, …).
     case certificateVerifyFailed(reason: String)
     /// The certificate is valid but not for the host we asked for (RFC 9110 §4.3.4).

@@ -1,9 +1,0 @@
-extension String {
-    /// The string without leading and trailing whitespace (Foundation-free).
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
-    }
-}

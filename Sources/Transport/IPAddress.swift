@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A numeric IPv4 or IPv6 address as its bytes: the one place IP text is parsed
+/// (inet_pton) and printed (inet_ntop), for socket addresses and for the product's
+/// client addresses and CIDR blocks alike.
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    /// 4 (IPv4) or 16 (IPv6) bytes, in network order.
+    public let bytes: [UInt8]
+
+    /// nil unless `bytes` holds 4 or 16 bytes.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Dotted IPv4 or RFC 4291 §2.2 IPv6 text (no brackets, no zone, no port); nil for
+    /// anything else, host names included.
+    public init?(_ text: some StringProtocol) {
+        // Longer than any address text (INET6_ADDRSTRLEN is 46): refused before copying.
+        guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let text = String(text)
+        if inet_pton(AF_INET, text, &buffer) == 1 {
+            bytes = Array(buffer[0..<4])
+        } else if inet_pton(AF_INET6, text, &buffer) == 1 {
+            bytes = buffer
+        } else {
+            return nil
+        }
+    }
+
+    public var isIPv4: Bool { bytes.count == 4 }
+
+    /// `AF_INET` or `AF_INET6`.
+    public var family: Int32 { isIPv4 ? AF_INET : AF_INET6 }
+
+    /// An IPv4-mapped IPv6 address (`::ffff:10.1.2.3`, RFC 4291 §2.5.5.2: what a
+    /// dual-stack socket reports for an IPv4 peer) as the IPv4 address; others as they are.
+    public var unmapped: IPAddress {
+        guard bytes.count == 16, bytes[0..<12].elementsEqual(Self.mappedPrefix) else {
+            return self
+        }
+        return IPAddress(checked: Array(bytes[12..<16]))
+    }
+
+    /// The first `prefixLength` bits kept, the rest zero (a CIDR block's network).
+    public func masked(toPrefixLength prefixLength: Int) -> IPAddress {
+        var masked = bytes
+        var remaining = prefixLength
+        for index in masked.indices {
+            let kept = min(8, max(0, remaining))
+            masked[index] &= UInt8(truncatingIfNeeded: 0xFF << (8 - kept))
+            remaining -= 8
+        }
+        return IPAddress(checked: masked)
+    }
+
+    /// Whether `other` is of the same family and agrees with this address in the first
+    /// `prefixLength` bits.
+    public func sharesPrefix(with other: IPAddress, length prefixLength: Int) -> Bool {
+        guard bytes.count == other.bytes.count else { return false }
+        // Byte by byte, no copies: this runs for every trusted-proxy entry per request.
+        var remaining = prefixLength
+        for (mine, theirs) in zip(bytes, other.bytes) where remaining > 0 {
+            let bits = min(8, remaining)
+            let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
+            if mine & mask != theirs & mask { return false }
+            remaining -= bits
+        }
+        return true
+    }
+
+    /// The canonical text (inet_ntop: lowercase, longest zero run as `::`), so `::1` and
+    /// `0::1` read the same.
+    public var description: String {
+        var output = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = bytes.withUnsafeBytes { raw in
+            inet_ntop(family, raw.baseAddress, &output, socklen_t(output.count))
+        }
+        // inet_ntop fails only for a short buffer or unknown family; neither can happen.
+        guard written != nil else { return "?" }
+        return String(
+            decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private init(checked bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private static let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+}
