@@ -1,35 +1,31 @@
-import Dispatch
 import Transport
 
 /// The one timer of a connection (handshake, exchange and idle deadlines in turn),
 /// re-armed lazily: moving a deadline later only records it, and the timer, when it
 /// fires early, re-arms itself for the recorded time. A connection that carries request
-/// after request therefore costs no timer system work per request, where a fresh
-/// Dispatch timer per request would cost a source creation and a cancellation.
+/// after request therefore costs no timer work per request.
 ///
-/// `@unchecked Sendable` is sound: the timer's handler runs on the connection's loop
-/// queue, and every method is called on that loop (the owning connection is
-/// loop-confined), so the mutable state is never touched from two threads at once.
+/// `@unchecked Sendable` is sound: the timer's handler runs on the connection's loop, and
+/// every method is called on that loop (the owning connection is loop-confined), so the
+/// mutable state is never touched from two threads at once.
 final class ConnectionDeadline: @unchecked Sendable {
-    private let source: any DispatchSourceTimer
-    /// When the Dispatch timer will fire next, if armed.
-    private var armedAt: DispatchTime?
+    private let loop: EventLoop
+    private var timer: LoopTimer?
+    /// When the armed timer fires.
+    private var armedAt: Deadline?
     private var deadline: Deadline?
     private var onExpiry: (() -> Void)?
 
-    init(queue: DispatchQueue) {
-        source = DispatchSource.makeTimerSource(queue: queue)
-        source.setEventHandler { [weak self] in self?.fired() }
-        source.activate()
+    init(loop: EventLoop) {
+        self.loop = loop
     }
 
-    /// Calls `onExpiry` on the loop once `deadline` has passed, unless cleared or set
-    /// again first.
-    func set(_ deadline: Deadline, onExpiry: @escaping () -> Void) {
-        self.deadline = deadline
+    /// Calls `onExpiry` on the loop at `when`, unless cleared or set again first.
+    func set(_ when: Deadline, onExpiry: @escaping () -> Void) {
+        deadline = when
         self.onExpiry = onExpiry
-        if let armed = armedAt, armed <= deadline.dispatchTime { return }
-        arm(deadline.dispatchTime)
+        if let armed = armedAt, armed <= when { return }
+        arm(when)
     }
 
     func clear() {
@@ -39,18 +35,22 @@ final class ConnectionDeadline: @unchecked Sendable {
 
     func cancel() {
         clear()
-        source.cancel()
+        timer?.cancel()
+        timer = nil
+        armedAt = nil
     }
 
-    private func arm(_ when: DispatchTime) {
+    private func arm(_ when: Deadline) {
+        timer?.cancel()
         armedAt = when
-        source.schedule(deadline: when, leeway: .milliseconds(2))
+        timer = loop.schedule(at: when) { [weak self] in self?.fired() }
     }
 
     private func fired() {
         armedAt = nil
+        timer = nil
         guard let deadline else { return }
-        guard deadline.hasPassed() else { return arm(deadline.dispatchTime) }
+        guard deadline.hasPassed() else { return arm(deadline) }
         let expiry = onExpiry
         clear()
         expiry?()

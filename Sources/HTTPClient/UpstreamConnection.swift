@@ -60,7 +60,7 @@ final class UpstreamConnection: @unchecked Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.onClose = onClose
         self.state = tls == nil ? .idle : .handshaking
-        self.deadline = ConnectionDeadline(queue: channel.loop.queue)
+        self.deadline = ConnectionDeadline(loop: channel.loop)
         channel.setReadHandler { [self] in onReadable() }
         channel.resumeReading()
     }

@@ -1,13 +1,11 @@
-import Dispatch
-
 /// An event loop can run Swift tasks: `Task(executorPreference: loop) { … }` runs the
-/// task's synchronous stretches on the loop's serial queue, and it resumes there after
-/// each `await`. Work that only awaits I/O then costs no thread hop at all; work that
+/// task's synchronous stretches on the loop's thread, and it resumes there after each
+/// `await`. Work that only awaits I/O then costs no thread hop at all; work that
 /// computes for long would hold up the loop's other channels, so use it for cheap work.
 extension EventLoop: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { [self] in
+        execute { [self] in
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }

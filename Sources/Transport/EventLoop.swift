@@ -1,29 +1,79 @@
-import Dispatch
+import CPosix
+import Synchronization
 
-/// One serial DispatchQueue that owns a set of channels and their state. Everything a
-/// channel or connection does runs on its loop's queue, so that state needs no locks.
-public final class EventLoop: Sendable {
-    public let queue: DispatchQueue
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One thread that owns a set of channels and their state, and waits for their sockets
+/// itself (`epoll_wait`, level-triggered), runs their timers and the work handed to it.
+/// Everything a channel or connection does runs on its loop's thread, so that state needs
+/// no locks, and a socket event costs no wake-up of another thread (libdispatch on Linux
+/// routes every source event and re-arm through its manager thread: two cross-thread
+/// wake-ups per event, which was most of a refresh's CPU, BENCHMARKS.md).
+///
+/// `@unchecked Sendable` is sound: `pending` is behind its Mutex; `channels`, `timers`,
+/// `localJobs` and `nextTimerID` are touched only on the loop's thread (every entry point
+/// that changes them asserts it or hops there with `execute`); the rest is `let`.
+public final class EventLoop: @unchecked Sendable {
     /// Position in its group, for logs and for per-loop tables.
     public let index: Int
     /// One receive buffer per loop: a read copies only the bytes that arrived into the
     /// connection's own buffer, so an idle connection holds no 64 KiB of its own.
     let scratch: ReceiveScratch
 
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let threadID = Atomic<UInt>(0)
+    private let pending = Mutex(Pending())
+    /// Work queued from the loop's own thread: no lock, no wake-up.
+    private var localJobs: [() -> Void] = []
+    private var channels: [Int32: SocketChannel] = [:]
+    private var timers = TimerQueue()
+
+    private struct Pending {
+        var jobs: [@Sendable () -> Void] = []
+        /// The loop is (about to be) in `epoll_wait` with nothing queued.
+        var sleeping = false
+    }
+
     public init(index: Int, receiveScratchBytes: Int = 64 * 1024) {
         self.index = index
-        self.queue = DispatchQueue(label: "tokenswap.loop.\(index)")
         self.scratch = ReceiveScratch(byteCount: receiveScratchBytes)
+        epollFD = tokenswap_epoll_create()
+        wakeFD = tokenswap_eventfd()
+        precondition(epollFD >= 0 && wakeFD >= 0, "epoll or eventfd unavailable")
+        _ = tokenswap_epoll_set(epollFD, wakeFD, 0, 1, 0)
+        startThread()
     }
+
+    /// Whether the caller runs on this loop's thread.
+    public var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
 
     /// Runs `work` on this loop, after whatever is already queued.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        if inLoop {
+            localJobs.append(work)
+            return
+        }
+        let wake = pending.withLock { pending in
+            pending.jobs.append(work)
+            defer { pending.sleeping = false }
+            return pending.sleeping
+        }
+        if wake { tokenswap_eventfd_signal(wakeFD) }
+    }
+
+    /// Runs `work` on this loop after the current step; called on the loop (so `work`
+    /// need not be `@Sendable`: it never leaves this thread).
+    func later(_ work: @escaping () -> Void) {
+        assertInLoop()
+        localJobs.append(work)
     }
 
     /// Traps in debug builds when called off this loop: loop-confined state depends on it.
     public func assertInLoop() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assert(inLoop, "not on event loop \(index)")
     }
 
     /// Calls `handler` on this loop every `intervalSeconds` (clamped as `Deadline` clamps)
@@ -31,28 +81,146 @@ public final class EventLoop: Sendable {
     public func scheduleRepeating(
         intervalSeconds: Double, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
-        let interval = DispatchTimeInterval.nanoseconds(
-            Int(Deadline.nanoseconds(clamping: intervalSeconds)))
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
-        source.setEventHandler(handler: handler)
-        source.activate()
-        return LoopTimer(source: source)
+        schedule(at: .after(seconds: intervalSeconds), every: intervalSeconds, handler)
     }
 
     /// Calls `handler` on this loop once, at `deadline`, unless cancelled first.
     public func schedule(
         at deadline: Deadline, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: deadline.dispatchTime, leeway: .milliseconds(1))
-        let timer = LoopTimer(source: source)
-        source.setEventHandler {
-            handler()
-            // One-shot: cancelling releases the handler (and what it captured).
-            timer.cancel()
+        schedule(at: deadline, every: nil, handler)
+    }
+
+    private func schedule(
+        at deadline: Deadline, every interval: Double?, _ handler: @escaping @Sendable () -> Void
+    ) -> LoopTimer {
+        let entry = TimerEntry(handler: handler, interval: interval)
+        if inLoop {
+            timers.insert(entry, at: deadline)
+        } else {
+            execute { [self] in timers.insert(entry, at: deadline) }
         }
-        source.activate()
-        return timer
+        return LoopTimer(entry: entry)
+    }
+
+    // MARK: channels
+
+    /// Starts watching `channel`'s socket (no interest yet). On the loop.
+    func register(_ channel: SocketChannel) {
+        assertInLoop()
+        channels[channel.fd] = channel
+    }
+
+    /// Sets which readiness of the channel's socket wakes the loop. With neither, the
+    /// socket leaves the epoll set: a hang-up is always reported, and would otherwise
+    /// wake the loop again and again while nobody reads.
+    func watch(_ channel: SocketChannel, read: Bool, write: Bool, wasWatched: Bool) {
+        assertInLoop()
+        let fd = channel.fd
+        if !read && !write {
+            if wasWatched { _ = tokenswap_epoll_set(epollFD, fd, 2, 0, 0) }
+            return
+        }
+        _ = tokenswap_epoll_set(epollFD, fd, wasWatched ? 1 : 0, read ? 1 : 0, write ? 1 : 0)
+    }
+
+    /// Stops watching and forgets `channel` (before its socket is closed). On the loop.
+    func unregister(_ channel: SocketChannel, wasWatched: Bool) {
+        assertInLoop()
+        if wasWatched { _ = tokenswap_epoll_set(epollFD, channel.fd, 2, 0, 0) }
+        channels[channel.fd] = nil
+    }
+
+    // MARK: the thread
+
+    private func startThread() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                // The loop lives as long as the process: the thread keeps it.
+                let loop = Unmanaged<EventLoop>.fromOpaque(context.unsafelyUnwrapped)
+                    .takeRetainedValue()
+                loop.run()
+                return nil
+            }, context)
+        precondition(created == 0, "cannot start event loop thread")
+        threadID.store(UInt(thread), ordering: .releasing)
+    }
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
+        var fds = [Int32](repeating: 0, count: 128)
+        var ready = [UInt32](repeating: 0, count: 128)
+        while true {
+            let timeout = waitMilliseconds()
+            let count = tokenswap_epoll_wait(epollFD, &fds, &ready, 128, timeout)
+            pending.withLock { $0.sleeping = false }
+            if count > 0 {
+                for i in 0..<Int(count) {
+                    let fd = fds[i]
+                    if fd == wakeFD {
+                        tokenswap_eventfd_drain(wakeFD)
+                    } else if let channel = channels[fd] {
+                        channel.handle(readable: ready[i] & 1 != 0, writable: ready[i] & 2 != 0)
+                    }
+                    runLocalJobs()
+                }
+            }
+            runDueTimers()
+            runQueuedJobs()
+        }
+    }
+
+    /// How long `epoll_wait` may sleep: not at all with work queued, else until the next
+    /// timer (or forever). Marks the loop sleeping under the lock, so `execute` from
+    /// another thread knows to wake it.
+    private func waitMilliseconds() -> Int32 {
+        if !localJobs.isEmpty { return 0 }
+        let hasJobs = pending.withLock { pending -> Bool in
+            if pending.jobs.isEmpty { pending.sleeping = true }
+            return !pending.jobs.isEmpty
+        }
+        if hasJobs { return 0 }
+        guard let next = timers.nextDeadline else { return -1 }
+        let left = next.secondsLeft()
+        // Round up: waking a millisecond early would only spin back to sleep.
+        return Int32(min(left * 1000, 3_600_000).rounded(.up))
+    }
+
+    private func runLocalJobs() {
+        while !localJobs.isEmpty {
+            let jobs = localJobs
+            localJobs = []
+            for job in jobs { job() }
+        }
+    }
+
+    private func runQueuedJobs() {
+        runLocalJobs()
+        while true {
+            let jobs = pending.withLock { pending -> [@Sendable () -> Void] in
+                defer { pending.jobs = [] }
+                return pending.jobs
+            }
+            if jobs.isEmpty { return }
+            for job in jobs {
+                job()
+                runLocalJobs()
+            }
+        }
+    }
+
+    private func runDueTimers() {
+        let now = Deadline.now
+        while let entry = timers.popDue(at: now) {
+            guard !entry.isCancelled else { continue }
+            if let interval = entry.interval {
+                timers.insert(entry, at: .after(seconds: interval, from: now))
+            }
+            entry.handler()
+            runLocalJobs()
+        }
     }
 }

@@ -1,21 +1,38 @@
-import Dispatch
+import Synchronization
 
-/// A timer on an event loop; cancel it to stop it and release its handler.
-///
-/// `@unchecked Sendable` is sound: the only stored property is a `let` DispatchSource,
-/// and `dispatch_source_cancel` is documented thread-safe and idempotent.
-public final class LoopTimer: @unchecked Sendable {
-    private let source: any DispatchSourceTimer
+/// A timer on an event loop; cancel it (or drop it) to stop it.
+public final class LoopTimer: Sendable {
+    private let entry: TimerEntry
 
-    init(source: any DispatchSourceTimer) {
-        self.source = source
+    init(entry: TimerEntry) {
+        self.entry = entry
     }
 
+    /// Stops the timer; safe from any thread, and more than once.
     public func cancel() {
-        source.cancel()
+        entry.cancel()
     }
 
     deinit {
-        source.cancel()
+        entry.cancel()
+    }
+}
+
+/// What the loop's timer queue holds: the handler, the repeat interval (nil: once), and
+/// whether it was cancelled (a cancelled entry is skipped when it comes due).
+final class TimerEntry: Sendable {
+    let handler: @Sendable () -> Void
+    let interval: Double?
+    private let cancelled = Atomic<Bool>(false)
+
+    init(handler: @escaping @Sendable () -> Void, interval: Double?) {
+        self.handler = handler
+        self.interval = interval
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
     }
 }

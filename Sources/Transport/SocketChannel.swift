@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,36 +7,26 @@ import Dispatch
 ///
 /// Every method must be called on `loop` (debug builds assert it); handlers run there.
 ///
-/// Dispatch discipline on Linux (swift-corelibs-libdispatch#833: re-adding a source for
-/// a live fd corrupts the shared epoll "muxnote"; #949: use-after-free when sources of
-/// an fd are torn down concurrently): each source is created at most ONCE, on the loop
-/// (the read source in `init`; the write source the first time a send cannot finish at
-/// once, or for a connect), afterwards only suspended and resumed; both are cancelled on
-/// the loop, and `close(fd)` runs only in the LAST cancel handler, so the fd number
-/// cannot be reused while libdispatch still watches it. Most responses leave in one
-/// `send`, so most connections never create a write source at all: half the epoll
-/// registrations, and no source is ever activated only to be cancelled (a pattern that
-/// crashed libdispatch's manager thread under connection churn here: "Source finalized
-/// twice" in `_dispatch_source_refs_finalize_unregistration`).
+/// The loop watches the socket (level-triggered epoll) only for what is wanted now:
+/// reading while `resumeReading` is in force, writing while a send could not finish at
+/// once or a connect is pending. With neither, the socket is out of the epoll set (a
+/// hang-up is always reported and would wake the loop for nobody). `close` takes it out
+/// of the set before the fd is closed, so its number cannot be reused while watched.
 ///
 /// `@unchecked Sendable` is sound: the mutable state below is touched only on `loop`'s
-/// serial queue (the public methods assert it, and the Dispatch handlers are installed
-/// with that queue as target), so it is never accessed from two threads at once. The
-/// type is Sendable only so the Dispatch handlers (which are `@Sendable`) can capture it.
+/// thread (the public methods assert it, and the loop calls `handle` there), so it is
+/// never accessed from two threads at once. The type is Sendable only so `@Sendable`
+/// closures run on the loop can capture it.
 public final class SocketChannel: @unchecked Sendable {
     public let loop: EventLoop
     /// The peer as the kernel reported it at accept or connect.
     public let peerAddress: SocketAddress?
     let fd: Int32
 
-    private let readSource: any DispatchSourceRead
-    /// Created on first need (see the type's comment); never re-created.
-    private var writeSource: (any DispatchSourceWrite)?
-    private var readDelivering = false
-    /// The read source has been activated (its first resume); see `close()`.
-    private var readActivated = false
-    private var writeDelivering = false
-    private var pendingCancels = 0
+    /// What the loop watches the socket for, and whether it is in the epoll set.
+    private var wantsRead = false
+    private var wantsWrite = false
+    private var watched = false
     public private(set) var isClosed = false
 
     private var readHandler: (() -> Void)?
@@ -55,30 +43,29 @@ public final class SocketChannel: @unchecked Sendable {
         self.fd = fd
         self.loop = loop
         self.peerAddress = peerAddress
-        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: loop.queue)
-        readSource.setEventHandler { [self] in
-            // EPOLLHUP/EPOLLERR also wake the read source: the handler's receive then
-            // sees EOF or the error, which is how a hang-up is noticed and closed.
-            guard !isClosed else { return }
-            readHandler?()
-        }
-        readSource.setCancelHandler { [self] in finishCancel() }
+        loop.register(self)
     }
 
-    private func makeWriteSource() -> any DispatchSourceWrite {
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: loop.queue)
-        source.setEventHandler { [self] in
-            guard !isClosed else { return }
-            if let waiter = writableWaiter {
-                writableWaiter = nil
-                waiter()
-            } else {
-                flushOutbound()
-            }
+    /// The loop saw the socket ready. On the loop.
+    func handle(readable: Bool, writable: Bool) {
+        // A hang-up or error reads as readable: the handler's receive then sees EOF or
+        // the error, which is how it is noticed and closed.
+        if readable, wantsRead, !isClosed { readHandler?() }
+        guard writable, wantsWrite, !isClosed else { return }
+        if let waiter = writableWaiter {
+            writableWaiter = nil
+            waiter()
+        } else {
+            flushOutbound()
         }
-        source.setCancelHandler { [self] in finishCancel() }
-        writeSource = source
-        return source
+    }
+
+    private func updateInterest(read: Bool, write: Bool) {
+        guard read != wantsRead || write != wantsWrite else { return }
+        wantsRead = read
+        wantsWrite = write
+        loop.watch(self, read: read, write: write, wasWatched: watched)
+        watched = read || write
     }
 
     // MARK: reading
@@ -94,18 +81,15 @@ public final class SocketChannel: @unchecked Sendable {
     /// Lets the read source deliver events. Idempotent.
     public func resumeReading() {
         loop.assertInLoop()
-        guard !isClosed, !readDelivering else { return }
-        readDelivering = true
-        readActivated = true
-        readSource.resume()
+        guard !isClosed else { return }
+        updateInterest(read: true, write: wantsWrite)
     }
 
     /// Stops read events without touching the socket: bytes wait in the kernel. Idempotent.
     public func pauseReading() {
         loop.assertInLoop()
-        guard !isClosed, readDelivering else { return }
-        readDelivering = false
-        readSource.suspend()
+        guard !isClosed else { return }
+        updateInterest(read: false, write: wantsWrite)
     }
 
     /// Appends what the socket has (at most `maxBytes`) to `buffer` with one `recv`.
@@ -214,13 +198,8 @@ public final class SocketChannel: @unchecked Sendable {
     }
 
     private func setWriteDelivering(_ on: Bool) {
-        guard !isClosed, on != writeDelivering else { return }
-        writeDelivering = on
-        if on {
-            (writeSource ?? makeWriteSource()).resume()
-        } else {
-            writeSource?.suspend()
-        }
+        guard !isClosed else { return }
+        updateInterest(read: wantsRead, write: on)
     }
 
     /// Calls `body` once, on the loop, when the socket becomes writable (used for the
@@ -251,8 +230,8 @@ public final class SocketChannel: @unchecked Sendable {
         closeHandlers.append(handler)
     }
 
-    /// Stops both sources; the fd is closed once both cancellations finished. Pending
-    /// sends fail with `.channelClosed`. Idempotent.
+    /// Stops watching and closes the fd; the close handlers run right after the caller's
+    /// step. Pending sends fail with `.channelClosed`. Idempotent.
     public func close() {
         loop.assertInLoop()
         guard !isClosed else { return }
@@ -260,36 +239,21 @@ public final class SocketChannel: @unchecked Sendable {
         sendCompletions = []
         outbound = []
         isClosed = true
-        pendingCancels = writeSource == nil ? 1 : 2
-        if !readActivated {
-            // Never activate a cancelled source (see the type's comment): a channel
-            // closed before it ever read goes through the ordinary lifecycle instead.
-            readActivated = true
-            readDelivering = true
-            readSource.activate()
-        }
-        readSource.cancel()
-        writeSource?.cancel()
-        // A suspended (or never activated) source runs its cancel handler only once
-        // resumed; cancel comes first, so no event handler runs after the resume. The
-        // write source exists only if it was activated, so it is never activated here.
-        if !readDelivering { readSource.resume() }
-        if !writeDelivering { writeSource?.resume() }
-        readDelivering = true
-        writeDelivering = true
-        for entry in pending { entry.done(.failure(.channelClosed)) }
-    }
-
-    private func finishCancel() {
-        pendingCancels -= 1
-        guard pendingCancels == 0 else { return }
-        // No EINTR retry: on Linux the fd is released even when close reports EINTR, and
-        // a retry could close a number another thread has just been given.
+        // Out of the epoll set before the number is released, so it cannot be reused
+        // while watched. No EINTR retry: on Linux the fd is released even when close
+        // reports EINTR, and a retry could close a number another thread was given.
+        loop.unregister(self, wasWatched: watched)
+        watched = false
+        wantsRead = false
+        wantsWrite = false
         _ = Glibc.close(fd)
-        let handlers = closeHandlers
-        closeHandlers = []
         readHandler = nil
         writableWaiter = nil
-        for handler in handlers { handler() }
+        // The close handlers run after the caller's step, as they did when the fd closed
+        // asynchronously: a connection closing itself is not re-entered.
+        let handlers = closeHandlers
+        closeHandlers = []
+        loop.later { for handler in handlers { handler() } }
+        for entry in pending { entry.done(.failure(.channelClosed)) }
     }
 }
