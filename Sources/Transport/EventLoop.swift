@@ -28,6 +28,9 @@ public final class EventLoop: @unchecked Sendable {
     private let pending = Mutex(Pending())
     /// Work queued from the loop's own thread: no lock, no wake-up.
     private var localJobs: [() -> Void] = []
+    /// The batch being run; swapped with `localJobs` so both keep their capacity (a
+    /// fresh array per batch would cost an allocation per request).
+    private var runningJobs: [() -> Void] = []
     private var channels: [Int32: SocketChannel] = [:]
     private var timers = TimerQueue()
 
@@ -191,9 +194,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runLocalJobs() {
         while !localJobs.isEmpty {
-            let jobs = localJobs
-            localJobs = []
-            for job in jobs { job() }
+            swap(&localJobs, &runningJobs)
+            for job in runningJobs { job() }
+            runningJobs.removeAll(keepingCapacity: true)
         }
     }
 

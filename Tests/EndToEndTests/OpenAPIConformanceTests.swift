@@ -69,22 +69,42 @@ import Testing
 
         // Token endpoints, in front of a stub provider told what to answer.
         // CORS on, so the preflights (OPTIONS) of the token paths are served.
-        let stack = try await StubStack.start(extra: [
-            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1",
-            "TOKENSWAP_CORS_ORIGINS": "https://app.example",
-        ])
+        // Revocation and introspection go to the stub too (rfc7009 / rfc7662).
+        let stub = try await ProviderStub.start()
+        let lifecyclePaths = ["/oauth/revoke", "/oauth/introspect"]
+        let stack = try await StubStack.start(
+            stub: stub,
+            extra: [
+                "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1",
+                "TOKENSWAP_CORS_ORIGINS": "https://app.example",
+                "TOKENSWAP_SPOTIFY_REVOCATION_URL": stub.tokenURL(lifecyclePaths[0]),
+                "TOKENSWAP_SPOTIFY_INTROSPECTION_URL": stub.tokenURL(lifecyclePaths[1]),
+                "TOKENSWAP_PUBLIC_URL": "https://tokens.example",
+            ])
         let port = stack.port
         let swap = try await Exchange.form("/v1/swap", port: port, [("code", "code-spec")])
         let sealed = try #require(swap.string("refresh_token"))
         let tokenPaths = [
             "/v1/swap", "/swap", "/v1/{provider}/swap", "/v1/refresh", "/refresh",
-            "/v1/{provider}/refresh",
+            "/v1/{provider}/refresh", "/v1/token", "/v1/{provider}/token", "/v1/revoke",
+            "/v1/{provider}/revoke", "/v1/introspect", "/v1/{provider}/introspect",
         ]
         func concrete(_ path: String, provider: String = "spotify") -> String {
             path.replacingOccurrences(of: "{provider}", with: provider)
         }
         func validFields(_ path: String) -> [(String, String)] {
-            path.hasSuffix("swap") ? [("code", "code-spec")] : [("refresh_token", sealed)]
+            if path.hasSuffix("swap") { return [("code", "code-spec")] }
+            if path.hasSuffix("refresh") { return [("refresh_token", sealed)] }
+            if path.hasSuffix("token") {
+                return [("grant_type", "authorization_code"), ("code", "code-spec")]
+            }
+            return [("token", "at-spec")]
+        }
+        func invalidBody(_ path: String) -> String {
+            if path.hasSuffix("swap") { return "code=" }
+            if path.hasSuffix("refresh") { return "refresh_token=not-sealed" }
+            if path.hasSuffix("token") { return "grant_type=authorization_code&code=" }
+            return "token="
         }
         let providerAnswers:
             [(status: Int, headers: [(String, String)], body: String, mode: String)] = [
@@ -98,6 +118,14 @@ import Testing
             try await stack.stub.answer(
                 status: answer.status, headers: answer.headers, body: answer.body,
                 mode: answer.mode, delayMilliseconds: answer.mode == "slow" ? 5000 : 0)
+            for path in lifecyclePaths {
+                let introspection = path.hasSuffix("introspect") && answer.status == 200
+                try await stack.stub.answer(
+                    status: answer.status, headers: answer.headers,
+                    body: introspection ? #"{"active":true,"scope":"s"}"# : answer.body,
+                    mode: answer.mode, delayMilliseconds: answer.mode == "slow" ? 5000 : 0,
+                    path: path)
+            }
             for path in tokenPaths {
                 record(
                     "POST", path,
@@ -106,7 +134,7 @@ import Testing
         }
         for path in tokenPaths {
             let target = concrete(path)
-            let invalid = path.hasSuffix("swap") ? "code=" : "refresh_token=not-sealed"
+            let invalid = invalidBody(path)
             let attempts: [[UInt8]] = [
                 Self.raw(
                     "POST", target, Self.formHeader + "Content-Length: \(invalid.utf8.count)\r\n",
@@ -130,15 +158,48 @@ import Testing
             try await Self.recordProviderAndPreflights(
                 path, fields: validFields(path), port: port, record)
         }
+        let metadataPath = "/.well-known/oauth-authorization-server/v1/{provider}"
+        for name in ["spotify", "nope"] {
+            record(
+                "GET", metadataPath,
+                try await Exchange.request("GET", concrete(metadataPath, provider: name), port: port))
+        }
         record("GET", "/healthz", try await Exchange.request("GET", "/healthz", port: port))
         record("GET", "/metrics", try await Exchange.request("GET", "/metrics", port: port))
         #expect(try await stack.finish(secrets: ["code-spec", sealed, "stub-refresh"]) == 0)
+
+        // tokenswap's own per-client limit on revocation and introspection (the token
+        // paths' 429 came from the provider above).
+        let limited = try await TokenSwapProcess.serve(
+            ["--sandbox"],
+            environment: ["TOKENSWAP_RATE_LIMIT": "0.01", "TOKENSWAP_RATE_LIMIT_BURST": "1"])
+        for path in ["/v1/revoke", "/v1/{provider}/revoke", "/v1/{provider}/introspect"] {
+            for _ in 0..<2 {
+                record(
+                    "POST", path,
+                    try await Exchange.form(concrete(path), port: limited.port, [("token", "x")]))
+            }
+        }
+        record(
+            "POST", "/v1/introspect",
+            try await Exchange.form("/v1/introspect", port: limited.port, [("token", "x")]))
+        // CORS off here and introspection on: its preflights are 405s.
+        for path in ["/v1/introspect", "/v1/{provider}/introspect"] {
+            record(
+                "OPTIONS", path,
+                try await Exchange.request("OPTIONS", concrete(path), port: limited.port))
+        }
+        #expect(try await limited.stop() == 0)
 
         // The sandbox: authorize, its token endpoint, and /readyz through a drain.
         let sandboxSecret = "secret-sbx-" + Deployment.random(12)
         let sandbox = try await TokenSwapProcess.serve(
             ["--sandbox", "--unready-seconds", "1"],
-            environment: ["TOKENSWAP_CLIENT_ID": "sbx", "TOKENSWAP_CLIENT_SECRET": sandboxSecret])
+            environment: [
+                "TOKENSWAP_CLIENT_ID": "sbx", "TOKENSWAP_CLIENT_SECRET": sandboxSecret,
+                // /v1/introspect is then absent (404); /sandbox/introspect stays.
+                "TOKENSWAP_SPOTIFY_INTROSPECTION_STYLE": "none",
+            ])
         let code = try await SandboxFlowTests.authorize(sandbox.port)
         record(
             "GET", "/sandbox/authorize",
@@ -167,6 +228,25 @@ import Testing
                     ],
                     body: body))
         }
+        for endpoint in ["/sandbox/revoke", "/sandbox/introspect"] {
+            for (authorization, body) in [
+                (basic, "token=sba-unknown"), (basic, "token_type_hint=access_token"),
+                ("Basic " + Data("sbx:wrong".utf8).base64EncodedString(), "token=sba-unknown"),
+            ] {
+                record(
+                    "POST", endpoint,
+                    try await Exchange.request(
+                        "POST", endpoint, port: sandbox.port,
+                        headers: [
+                            ("Content-Type", "application/x-www-form-urlencoded"),
+                            ("Authorization", authorization),
+                        ],
+                        body: body))
+            }
+        }
+        record(
+            "POST", "/v1/introspect",
+            try await Exchange.form("/v1/introspect", port: sandbox.port, [("token", "x")]))
         // Its token endpoint checks client secrets: guesses are rate limited per client.
         for _ in 0..<12 {
             record(
@@ -176,8 +256,22 @@ import Testing
                     headers: [("Content-Type", "application/x-www-form-urlencoded")],
                     body: "grant_type=authorization_code"))
         }
-        // CORS off here: a preflight is a 405.
-        for path in tokenPaths {
+        // The sandbox's revocation and introspection share that limit.
+        for endpoint in ["/sandbox/revoke", "/sandbox/introspect"] {
+            record(
+                "POST", endpoint,
+                try await Exchange.request(
+                    "POST", endpoint, port: sandbox.port,
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: "token=x"))
+        }
+        // CORS off here: a preflight is a 405 (a 404 where the path is absent: this
+        // sandbox's provider has introspection style none).
+        let devicePaths = [
+            "/v1/device/code", "/v1/{provider}/device/code", "/v1/device/token",
+            "/v1/{provider}/device/token",
+        ]
+        for path in tokenPaths + devicePaths {
             record(
                 "OPTIONS", path,
                 try await Exchange.request("OPTIONS", concrete(path), port: sandbox.port))

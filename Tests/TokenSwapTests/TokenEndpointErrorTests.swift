@@ -22,6 +22,9 @@ import Testing
             (.unopenableDeviceCode, 400, "invalid_grant", nil),
             (.devicePoll(.accessDenied, interval: 5), 400, "access_denied", nil),
             (.devicePoll(.expiredToken, interval: 5), 400, "expired_token", nil),
+            (.invalidClient, 401, "invalid_client", nil),
+            (.unsupportedGrantType, 400, "unsupported_grant_type", nil),
+            (.revocationUnavailable(retryAfterSeconds: 30), 503, "temporarily_unavailable", "30"),
         ] as [(TokenEndpointError, Int, String, String?)])
     func rowsOfTheErrorTable(
         error: TokenEndpointError, status: Int, code: String, retryAfter: String?

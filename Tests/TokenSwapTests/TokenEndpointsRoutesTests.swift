@@ -13,9 +13,11 @@ import Testing
         let routes = service.routes(providers: [spotify, linkedin], defaultProvider: spotify)
         #expect(
             Set(routes.map(\.path)) == [
-                "/v1/swap", "/swap", "/v1/refresh", "/refresh", "/v1/spotify/swap",
-                "/v1/spotify/refresh",
-                "/v1/linkedin/swap", "/v1/linkedin/refresh",
+                "/v1/swap", "/swap", "/v1/refresh", "/refresh", "/v1/token", "/v1/revoke",
+                "/v1/spotify/swap", "/v1/spotify/refresh", "/v1/spotify/token",
+                "/v1/spotify/revoke",
+                "/v1/linkedin/swap", "/v1/linkedin/refresh", "/v1/linkedin/token",
+                "/v1/linkedin/revoke",
             ])
         #expect(routes.allSatisfy { $0.method == .post })
     }

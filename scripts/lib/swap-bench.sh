@@ -8,9 +8,15 @@ need() { command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -
 need wrk wrk
 need nginx nginx
 
-# The release binary exactly as the Dockerfile builds it (scripts/build-release).
-echo "# build: scripts/build-release (the Dockerfile's flags, scratch .build-release)"
-bin="$("$root/scripts/build-release")"
+# The release binary exactly as the Dockerfile builds it (scripts/build-release), or
+# BENCH_BINARY (an older build, for a before/after run in the same conditions).
+if [ -n "${BENCH_BINARY:-}" ]; then
+    bin="$BENCH_BINARY"
+    echo "# binary: $bin (BENCH_BINARY)"
+else
+    echo "# build: scripts/build-release (the Dockerfile's flags, scratch .build-release)"
+    bin="$("$root/scripts/build-release")"
+fi
 
 nginx_conf() { # name workers server-block
     cat >"$work/$1.conf" <<CONF

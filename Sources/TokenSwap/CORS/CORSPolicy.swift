@@ -16,8 +16,9 @@ public struct CORSPolicy: Sendable {
     /// What a preflight may ask for: the token endpoints take POST with these headers.
     static let allowedMethods = "POST"
     static let allowedHeaders = "Content-Type, X-Request-Id"
-    /// Headers browser code may read on the actual response.
-    static let exposedHeaders = "X-Request-Id, Retry-After"
+    /// Headers browser code may read on the actual response (a web app signing out reads
+    /// whether the revocation reached the provider).
+    static let exposedHeaders = "X-Request-Id, Retry-After, Tokenswap-Revocation"
     /// How long a browser may cache a preflight (Chromium caps it at 2 hours).
     static let maxAgeSeconds = 600
 

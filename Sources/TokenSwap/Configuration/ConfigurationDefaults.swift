@@ -8,6 +8,9 @@ public enum ConfigurationDefaults {
     public static let upstreamTimeoutSeconds = 10.0
     /// 0 turns the limiter off.
     public static let rateLimitPerSecond = 0.0
+    /// `/introspect` per client address per minute (CONTRACT §8); a resource server checks
+    /// a token once per request at most, a scanner guesses thousands.
+    public static let introspectionRateLimitPerMinute = 60
     /// `/device/code` calls per minute per client (CONTRACT §7); 0 turns it off.
     public static let deviceRateLimitPerMinute = 10.0
     /// Clients behind one IPv6 prefix of this length share a rate-limit bucket: a /64 is

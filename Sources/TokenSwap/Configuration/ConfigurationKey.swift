@@ -49,6 +49,8 @@ extension ConfigurationKey {
     static let rateLimitIPv6Prefix = ConfigurationKey("rate_limit_ipv6_prefix")
     static let trustedProxies = ConfigurationKey("trusted_proxies")
     static let corsOrigins = ConfigurationKey("cors_origins")
+    static let publicURL = ConfigurationKey("public_url")
+    static let introspectionRateLimit = ConfigurationKey("introspection_rate_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
 
@@ -62,6 +64,11 @@ extension ConfigurationKey {
         case redirectURIs = "redirect_uris"
         case tokenURL = "token_url"
         case auth
+        case authorizeURL = "authorize_url"
+        case revocationStyle = "revocation_style"
+        case revocationURL = "revocation_url"
+        case introspectionStyle = "introspection_style"
+        case introspectionURL = "introspection_url"
         case dialect
         case deviceAuthorizationURL = "device_authorization_url"
         case deviceClientAuth = "device_client_auth"

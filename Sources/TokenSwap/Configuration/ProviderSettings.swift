@@ -24,7 +24,7 @@ struct ProviderSettings {
         keys(field).last ?? .provider(name, field)
     }
 
-    private func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
+    func string(_ field: ConfigurationKey.ProviderField) throws(ConfigurationError) -> (
         String, ConfigurationKey
     )? {
         for key in keys(field) {
@@ -42,11 +42,11 @@ struct ProviderSettings {
         return nil
     }
 
-    private func invalid(_ key: ConfigurationKey, _ expected: String) -> ConfigurationError {
+    func invalid(_ key: ConfigurationKey, _ expected: String) -> ConfigurationError {
         ConfigurationError(variable: key.environmentName, problem: .invalid(expected: expected))
     }
 
-    private func missing(_ field: ConfigurationKey.ProviderField) -> ConfigurationError {
+    func missing(_ field: ConfigurationKey.ProviderField) -> ConfigurationError {
         ConfigurationError(variable: reportedKey(field).environmentName, problem: .missing)
     }
 
@@ -141,7 +141,10 @@ struct ProviderSettings {
             name: name, preset: preset, tokenURL: tokenURL, clientID: clientID,
             clientSecret: clientSecret,
             authMethod: authMethod, redirectURI: redirectURI, allowedRedirectURIs: allowed,
-            dialect: dialect, device: device, legacyDecoders: legacy)
+            dialect: dialect, device: device, legacyDecoders: legacy,
+            lifecycle: try lifecycle(
+                preset: preset, clientID: clientID, dialect: dialect, tokenURL: tokenURL,
+                sandbox: sandbox))
     }
 
     /// The device grant settings (CONTRACT §7): present when a device authorization URL

@@ -1,3 +1,4 @@
+import HTTPClient
 import Sealing
 
 #if canImport(Glibc)
@@ -120,6 +121,16 @@ extension ServiceConfiguration {
                 problem: .invalid(expected: "comma-separated origins (scheme://host[:port]) or *"))
         }
 
+        let publicURL = try Self.publicURL(source)
+        let introspectionLimit =
+            try source.int(.introspectionRateLimit)
+            ?? ConfigurationDefaults.introspectionRateLimitPerMinute
+        guard introspectionLimit >= 0 else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.introspectionRateLimit.environmentName,
+                problem: .invalid(expected: "requests per minute, 0 or more"))
+        }
+
         self.init(
             host: host, port: port, providers: providers, defaultProvider: defaultProvider,
             keyRing: keyRing,
@@ -129,8 +140,32 @@ extension ServiceConfiguration {
             rateLimitIPv6PrefixLength: ipv6Prefix, trustedProxies: trustedProxies,
             corsOrigins: corsOrigins, sandbox: sandbox, ephemeralKeys: ephemeralKeys,
             maxBodyBytesInFlight: bodyBudget, maxConnectionsPerClient: perClient,
-            deviceRateLimitPerMinute: deviceRate)
+            deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
+            introspectionRateLimitPerMinute: introspectionLimit)
         self.tls = try Self.tlsSettings(source)
+    }
+
+    /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or
+    /// `http://` on a loopback host for trying it locally (RFC 8252 §7.3's exception); no
+    /// query or fragment. A trailing `/` is dropped so paths append cleanly.
+    private static func publicURL(_ source: ConfigurationSource) throws(ConfigurationError)
+        -> String?
+    {
+        guard var text = try source.string(.publicURL) else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        let loopback = ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+        let isLoopback = loopback.contains { prefix in
+            text == prefix || text.hasPrefix(prefix + ":") || text.hasPrefix(prefix + "/")
+        }
+        guard let url = try? UpstreamURL(text), text.hasPrefix("https://") || isLoopback,
+            !url.target.contains("?"), !text.contains("#")
+        else {
+            throw ConfigurationError(
+                variable: ConfigurationKey.publicURL.environmentName,
+                problem: .invalid(
+                    expected: "an https:// URL without query or fragment (http:// only on loopback)"))
+        }
+        return text
     }
 
     /// 0 means "any free port" (tests and the sandbox use it).

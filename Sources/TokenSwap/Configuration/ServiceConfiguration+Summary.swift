@@ -9,6 +9,10 @@ extension ServiceConfiguration {
             "configuration OK: listen \(host):\(port), providers \(names.joined(separator: ", ")), "
             + "\(keyRing.keyIDs.count) key(s), active kid \(keyRing.activeKeyID)"
             + (tls.map { ", https (certificate \($0.certificateChainFile))" } ?? "")
+            + (publicURL.map {
+                ", discovery at \($0)/.well-known/oauth-authorization-server/v1/<name>"
+            }
+                ?? "")
             + (sandbox ? ", SANDBOX" : "")
     }
 }

@@ -35,6 +35,12 @@ public struct ServiceConfiguration: Sendable {
     public let corsOrigins: [String]
     /// `serve --sandbox`: the embedded fake accounts service answers for every provider.
     public let sandbox: Bool
+    /// `TOKENSWAP_PUBLIC_URL`, without a trailing `/`: the base apps use, and the issuer
+    /// prefix of the RFC 8414 documents; nil: no discovery documents (404).
+    public let publicURL: String?
+    /// `/introspect` calls per minute per client address (RFC 7662 §4: token scanning);
+    /// 0 = off.
+    public let introspectionRateLimitPerMinute: Int
     /// `/device/code` requests per minute per client address; 0 = off.
     public let deviceRateLimitPerMinute: Double
     /// The key ring was generated at start-up (sandbox without `TOKENSWAP_ENCRYPTION_KEYS`).
@@ -52,7 +58,9 @@ public struct ServiceConfiguration: Sendable {
         ephemeralKeys: Bool = false,
         maxBodyBytesInFlight: Int = ConfigurationDefaults.maxBodyBytesInFlight,
         maxConnectionsPerClient: Int = ConfigurationDefaults.maxConnectionsPerClient,
-        deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute
+        deviceRateLimitPerMinute: Double = ConfigurationDefaults.deviceRateLimitPerMinute,
+        publicURL: String? = nil,
+        introspectionRateLimitPerMinute: Int = ConfigurationDefaults.introspectionRateLimitPerMinute
     ) {
         self.host = host
         self.port = port
@@ -72,6 +80,8 @@ public struct ServiceConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.sandbox = sandbox
+        self.publicURL = publicURL
+        self.introspectionRateLimitPerMinute = introspectionRateLimitPerMinute
         self.deviceRateLimitPerMinute = deviceRateLimitPerMinute
         self.ephemeralKeys = ephemeralKeys
     }

@@ -3,15 +3,17 @@ import HTTPCore
 extension TokenEndpointError {
     public var status: HTTPStatus {
         switch self {
-        case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll:
+        case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll,
+            .unsupportedGrantType:
             .badRequest
+        case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
         case .unknownProvider: .notFound
         case .providerRejected(let status, _): status
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .revocationUnavailable: .serviceUnavailable
         }
     }
 
@@ -29,8 +31,10 @@ extension TokenEndpointError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable: "temporarily_unavailable"
+        case .temporarilyUnavailable, .revocationUnavailable: "temporarily_unavailable"
         case .rateLimited: "rate_limited"
+        case .invalidClient: "invalid_client"
+        case .unsupportedGrantType: "unsupported_grant_type"
         case .invalidScope: "invalid_scope"
         case .unopenableDeviceCode: "invalid_grant"
         case .devicePoll(let error, _): error.rawValue
@@ -52,6 +56,11 @@ extension TokenEndpointError {
         case .upstreamTimeout: "the provider did not answer in time"
         case .temporarilyUnavailable: "the service is temporarily unavailable; retry later"
         case .rateLimited: "too many requests; retry later"
+        case .invalidClient: "client_id is not this provider's client"
+        case .unsupportedGrantType:
+            "grant_type must be authorization_code, refresh_token or (where the provider has a device endpoint) urn:ietf:params:oauth:grant-type:device_code"
+        case .revocationUnavailable:
+            "the provider could not revoke the token now; keep it and retry later"
         case .invalidScope: "a requested scope is not allowed for this client"
         case .unopenableDeviceCode:
             "device code is invalid or was issued for another client"
@@ -70,7 +79,7 @@ extension TokenEndpointError {
         case .providerThrottled(let retryAfter, let providerBody):
             if let retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
-        case .rateLimited(let seconds):
+        case .rateLimited(let seconds), .revocationUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):
@@ -82,6 +91,10 @@ extension TokenEndpointError {
             ]
             if error.keepsPolling { members.append(.init("interval", .number(String(interval)))) }
             body = JSONValue.object(members).serialized
+        case .invalidClient:
+            // RFC 6749 §5.2: a 401 names the scheme a client may authenticate with.
+            headers.add(name: "WWW-Authenticate", value: #"Basic realm="tokenswap""#)
+            body = Self.body(code: errorCode, description: errorDescription)
         default:
             body = Self.body(code: errorCode, description: errorDescription)
         }

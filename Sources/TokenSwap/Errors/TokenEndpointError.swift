@@ -34,6 +34,14 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case temporarilyUnavailable(reason: String)
     /// 429 `rate_limited`: tokenswap's own per-client limit.
     case rateLimited(retryAfterSeconds: Int)
+    /// 401 `invalid_client`: the `client_id` sent is not the provider's (CONTRACT §8).
+    case invalidClient
+    /// 400 `unsupported_grant_type`: a `grant_type` the token endpoint does not serve.
+    case unsupportedGrantType
+    /// 503 `temporarily_unavailable` with `Retry-After`: a revocation the provider could not
+    /// take (failed, throttled, timed out); the client keeps its token and retries
+    /// (RFC 7009 §2.2.1).
+    case revocationUnavailable(retryAfterSeconds: Int)
     /// 400 `invalid_scope`: a device request asked for a scope outside the provider's
     /// `_DEVICE_SCOPES` allow-list (RFC 6749 §5.2); the provider was not called.
     case invalidScope

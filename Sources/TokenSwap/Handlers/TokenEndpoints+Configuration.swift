@@ -13,6 +13,9 @@ extension TokenEndpoints {
             metrics: metrics,
             deviceLimit: ClientRateLimit(
                 perMinute: configuration.deviceRateLimitPerMinute,
+                trustedProxies: TrustedProxies(configuration.trustedProxies)),
+            introspectionLimit: ClientRateLimit(
+                perMinute: Double(configuration.introspectionRateLimitPerMinute),
                 trustedProxies: TrustedProxies(configuration.trustedProxies)))
     }
 

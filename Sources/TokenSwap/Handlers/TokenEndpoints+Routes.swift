@@ -1,48 +1,46 @@
+import HTTPCore
 import HTTPServer
 
 extension TokenEndpoints {
-    /// Every token path (CONTRACT §2–3): `/v1/swap`, `/swap`, `/v1/refresh`, `/refresh`
-    /// for the default provider, and `/v1/<name>/swap|refresh` for every provider
-    /// (the default included), and `/v1[/<name>]/device/code|token` for providers with a
-    /// device endpoint. Paths of unconfigured names are absent, so they are 404.
+    /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
+    /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
+    /// for the default provider, and the same under `/v1/<name>/` for every provider (the
+    /// default included), and `/v1[/<name>]/device/code|token` for providers with a device
+    /// endpoint. Paths of unconfigured names are absent, so they are 404; so are
+    /// `/introspect` for a provider with introspection style `none` and the device paths
+    /// of a provider without a device endpoint.
     public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
+        typealias Handler =
+            @Sendable (TokenEndpoints, HTTPRequest, Provider) async
+            -> EndpointAnswer
         var routes: [ServiceRoute] = []
-        func add(_ path: String, _ provider: Provider, swap: Bool) {
+        func add(_ path: String, _ provider: Provider, _ handler: @escaping Handler) {
             let endpoints = self
             routes.append(
                 ServiceRoute(
                     .post, path,
                     handler: Endpoint(.token) { request, _ in
-                        swap
-                            ? await endpoints.swap(request, provider: provider)
-                            : await endpoints.refresh(request, provider: provider)
+                        await handler(endpoints, request, provider)
                     }))
         }
-        for path in ["/v1/swap", "/swap"] { add(path, defaultProvider, swap: true) }
-        for path in ["/v1/refresh", "/refresh"] { add(path, defaultProvider, swap: false) }
-        for provider in providers {
-            add("/v1/\(provider.name)/swap", provider, swap: true)
-            add("/v1/\(provider.name)/refresh", provider, swap: false)
+        func addAll(prefix: String, _ provider: Provider) {
+            add(prefix + "/swap", provider) { await $0.swap($1, provider: $2) }
+            add(prefix + "/refresh", provider) { await $0.refresh($1, provider: $2) }
+            add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
+            add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
+            // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
+            if provider.device != nil {
+                add(prefix + "/device/code", provider) { await $0.deviceCode($1, provider: $2) }
+                add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
+            }
+            if provider.lifecycle.introspects {
+                add(prefix + "/introspect", provider) { await $0.introspect($1, provider: $2) }
+            }
         }
-        // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
-        func addDevice(_ prefix: String, _ provider: Provider) {
-            guard provider.device != nil else { return }
-            let endpoints = self
-            routes.append(
-                ServiceRoute(
-                    .post, prefix + "/device/code",
-                    handler: Endpoint(.token) { request, _ in
-                        await endpoints.deviceCode(request, provider: provider)
-                    }))
-            routes.append(
-                ServiceRoute(
-                    .post, prefix + "/device/token",
-                    handler: Endpoint(.token) { request, _ in
-                        await endpoints.deviceToken(request, provider: provider)
-                    }))
-        }
-        addDevice("/v1", defaultProvider)
-        for provider in providers { addDevice("/v1/\(provider.name)", provider) }
+        addAll(prefix: "/v1", defaultProvider)
+        add("/swap", defaultProvider) { await $0.swap($1, provider: $2) }
+        add("/refresh", defaultProvider) { await $0.refresh($1, provider: $2) }
+        for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }
 }

@@ -3,7 +3,7 @@ import HTTPCore
 import Logging
 import Sealing
 
-/// The swap, refresh and device endpoints (CONTRACT §2, §7) over an `UpstreamTransport`: decode the
+/// The swap, refresh, device and lifecycle endpoints (CONTRACT §2, §7, §8) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
 /// failure is a `TokenEndpointError`, turned into a response in one place.
 public struct TokenEndpoints: Sendable {
@@ -17,11 +17,14 @@ public struct TokenEndpoints: Sendable {
     let pollSchedule: DevicePollSchedule
     /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
     public let deviceLimit: ClientRateLimit?
+    /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
+    /// §4: token scanning); nil: off.
+    public let introspectionLimit: ClientRateLimit?
 
     public init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
-        deviceLimit: ClientRateLimit? = nil
+        deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -29,6 +32,7 @@ public struct TokenEndpoints: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.deviceLimit = deviceLimit
+        self.introspectionLimit = introspectionLimit
         self.pollSchedule = DevicePollSchedule()
     }
 

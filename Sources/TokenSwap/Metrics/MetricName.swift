@@ -60,6 +60,17 @@ enum MetricName {
         )
     }
 
+    static var revocations: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_revocations_total",
+            "Revocation requests, by provider and outcome (revoked, invalid, unsupported, failed)."
+        )
+    }
+    static var introspections: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_introspections_total",
+            "Introspection requests, by provider and outcome (active, inactive, failed).")
+    }
     static var deviceCodes: MetricNameDescriptor {
         descriptor(
             "tokenswap_device_codes_issued_total",

@@ -28,6 +28,8 @@ public final class ServiceMetrics: Sendable {
     private let openCounters = CounterCache<String>()
     private let deviceCodeCounters = CounterCache<String>()
     private let devicePollCounters = CounterCache<DevicePollKey>()
+    /// Revocations and introspections by provider and outcome (`ServiceMetrics+Lifecycle`).
+    let lifecycleCounters = CounterCache<LifecycleKey>()
 
     private struct UpstreamKey: Hashable {
         let provider: String

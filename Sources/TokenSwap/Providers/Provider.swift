@@ -22,6 +22,8 @@ public struct Provider: Sendable, Hashable {
     /// Formats of the swap service this one replaces, tried in order when a refresh
     /// token does not open natively (CONTRACT §9).
     public let legacyDecoders: [LegacyDecoder]
+    /// Authorize, revocation and introspection endpoints (CONTRACT §8).
+    public let lifecycle: ProviderLifecycle
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
     /// and a `Provider` printed or dumped must not carry the client secret in it.
@@ -32,7 +34,8 @@ public struct Provider: Sendable, Hashable {
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
         dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil,
-        legacyDecoders: [LegacyDecoder] = []
+        legacyDecoders: [LegacyDecoder] = [],
+        lifecycle: ProviderLifecycle = .unsupported
     ) {
         self.name = name
         self.preset = preset
@@ -45,6 +48,7 @@ public struct Provider: Sendable, Hashable {
         self.dialect = dialect
         self.device = device
         self.legacyDecoders = legacyDecoders
+        self.lifecycle = lifecycle
         self.basicCredentials = Secret(
             Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
     }

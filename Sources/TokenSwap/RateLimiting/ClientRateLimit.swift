@@ -2,7 +2,8 @@ import HTTPCore
 
 /// A `RateLimiter` keyed by the client address a request comes from (the TCP peer, or
 /// `X-Forwarded-For` from a trusted proxy), for limits one endpoint adds on top of
-/// `TOKENSWAP_RATE_LIMIT`: `/device/code`'s `TOKENSWAP_DEVICE_RATE_LIMIT` (RFC 8628 §5.4).
+/// `TOKENSWAP_RATE_LIMIT`: `/device/code`'s `TOKENSWAP_DEVICE_RATE_LIMIT` (RFC 8628 §5.4),
+/// `/introspect`'s `TOKENSWAP_INTROSPECTION_RATE_LIMIT` (RFC 7662 §4).
 public struct ClientRateLimit: Sendable {
     public let limiter: RateLimiter
     public let trustedProxies: TrustedProxies

@@ -7,15 +7,17 @@ extension TokenRequestFields {
     /// case-insensitively and parameters (`; charset=UTF-8`) are allowed (RFC 9110 §8.3.1).
     /// No `Content-Type` with an empty body is an empty form, so a bare `POST` gets the
     /// more useful "code is missing" rather than 415.
-    public static func decode(_ request: HTTPRequest) throws(TokenEndpointError)
-        -> TokenRequestFields
+    ///
+    /// `names`: the fields to read (the others are ignored as unknown).
+    public static func decode(_ request: HTTPRequest, reading names: Set<String> = knownNames)
+        throws(TokenEndpointError) -> TokenRequestFields
     {
         let mediaType = request.headers["Content-Type"].map(Self.mediaType)
         switch mediaType {
         case "application/x-www-form-urlencoded":
-            return try decodeForm(request.body)
+            return try decodeForm(request.body, reading: names)
         case "application/json":
-            return try decodeJSON(request.body)
+            return try decodeJSON(request.body, reading: names)
         case nil where request.body.isEmpty:
             return TokenRequestFields([:])
         default:
@@ -41,7 +43,9 @@ extension TokenRequestFields {
         return String(essence).trimmingWhitespace().lowercased()
     }
 
-    static func decodeForm(_ body: [UInt8]) throws(TokenEndpointError) -> TokenRequestFields {
+    static func decodeForm(_ body: [UInt8], reading names: Set<String> = knownNames)
+        throws(TokenEndpointError) -> TokenRequestFields
+    {
         let pairs: [(name: String, value: String)]
         do {
             pairs = try FormURLEncoding.decode(body)
@@ -49,7 +53,7 @@ extension TokenRequestFields {
             throw .invalidRequest("malformed form body")
         }
         var values: [String: String] = [:]
-        for (name, value) in pairs where knownNames.contains(name) {
+        for (name, value) in pairs where names.contains(name) {
             guard values.updateValue(value, forKey: name) == nil else {
                 throw .invalidRequest("\(name) appears more than once")
             }
@@ -57,7 +61,9 @@ extension TokenRequestFields {
         return TokenRequestFields(values)
     }
 
-    static func decodeJSON(_ body: [UInt8]) throws(TokenEndpointError) -> TokenRequestFields {
+    static func decodeJSON(_ body: [UInt8], reading names: Set<String> = knownNames)
+        throws(TokenEndpointError) -> TokenRequestFields
+    {
         let parsed: JSONValue
         do {
             parsed = try JSONParser.parse(body)
@@ -70,7 +76,7 @@ extension TokenRequestFields {
             throw .invalidRequest("JSON body must be an object")
         }
         var values: [String: String] = [:]
-        for member in members where knownNames.contains(member.name) {
+        for member in members where names.contains(member.name) {
             switch member.value {
             case .string(let text): values[member.name] = text
             case .null: continue  // a JSON null is as missing as the `(null)` string

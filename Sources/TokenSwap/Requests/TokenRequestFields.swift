@@ -14,6 +14,13 @@ public struct TokenRequestFields: Sendable, Equatable {
     public static let knownNames: Set<String> = [
         "code", "code_verifier", "redirect_uri", "refresh_token", "device_code", "scope",
     ]
+    /// What `/token` reads besides (CONTRACT §8); only there, so the swap and refresh
+    /// endpoints keep ignoring a `client_id` whatever its shape.
+    public static let tokenEndpointNames: Set<String> = ["grant_type", "client_id"]
+    /// What `/revoke` and `/introspect` read (RFC 7009 §2.1, RFC 7662 §2.1).
+    /// `token_type_hint` is read only to refuse one that is not a string: the hint itself
+    /// is not needed (what opens as a sealed refresh token is one).
+    public static let lifecycleNames: Set<String> = ["token", "token_type_hint"]
 
     private let values: [String: String]
 

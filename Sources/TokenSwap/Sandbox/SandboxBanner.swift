@@ -31,6 +31,8 @@ public enum SandboxBanner {
                  -> 302 Location: \(defaultProvider.redirectURI)?code=CODE&state=xyz
               curl -s \(baseURL)/v1/swap -d code=CODE
               curl -s \(baseURL)/v1/refresh --data-urlencode refresh_token=SEALED_REFRESH_TOKEN
+              curl -s \(baseURL)/v1/introspect -d token=ACCESS_TOKEN
+              curl -si \(baseURL)/v1/revoke --data-urlencode token=SEALED_REFRESH_TOKEN
             Failures on demand (as the swap code): sandbox-invalid, sandbox-expired, sandbox-429,
               sandbox-429-json, sandbox-500, sandbox-slow, sandbox-garbage; sandbox-refresh-<failure>
               plants that failure in the refresh token for the next refresh.

@@ -16,3 +16,12 @@ public enum SandboxDefaults {
             (0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 }
+
+extension SandboxDefaults {
+    /// The sandbox's RFC 7009 and RFC 7662 endpoints, for providers that configure none:
+    /// like `tokenURL`, never dialled (the sandbox answers in process by path).
+    public static let revocationURL = "http://sandbox.invalid/sandbox/revoke"
+    public static let introspectionURL = "http://sandbox.invalid/sandbox/introspect"
+    /// L2P's access-token check, for providers in the L2P dialect.
+    public static let tokenInfoURL = "http://sandbox.invalid/sandbox/tokeninfo"
+}

@@ -7,6 +7,8 @@ public struct SandboxLimits: Sendable {
     public var accessTokenLifetimeSeconds: Int = 3600
     public var maxOutstandingCodes: Int = 1000
     public var maxRefreshTokens: Int = 10_000
+    /// Issued access tokens remembered for introspection and revocation.
+    public var maxAccessTokens: Int = 10_000
     /// How long a device code and its user code live (RFC 8628 §3.2 `expires_in`).
     public var deviceCodeLifetimeSeconds: Int = 600
     /// The polling `interval` the sandbox asks for: 1 s rather than RFC 8628's default 5,

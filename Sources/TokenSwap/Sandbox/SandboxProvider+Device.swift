@@ -123,14 +123,8 @@ extension SandboxProvider {
                 // Single use: the device code is spent once it gave tokens.
                 state.deviceGrants.remove(deviceCode)
                 state.nextFamily += 1
-                let refreshToken = Self.randomValue(prefix: "sbr-")
-                state.refreshTokens.insert(
-                    RefreshGrant(
-                        clientID: client.clientID, scope: grant.scope, family: state.nextFamily),
-                    for: refreshToken,
-                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(
-                    refreshToken: refreshToken, scope: grant.scope, dialect: client.dialect)
+                return issueTokens(
+                    &state, client: client, scope: grant.scope, family: state.nextFamily)
             }
         }
     }

@@ -1,6 +1,10 @@
 import HTTPCore
 import Sealing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension SandboxProvider {
     /// What the token endpoint decided: an answer now, or one that comes too late.
     enum TokenAnswer: Sendable {
@@ -10,15 +14,10 @@ extension SandboxProvider {
 
     /// The token endpoint (RFC 6749 §3.2) for a request's headers and form body.
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
-        let fields: [String: String]
-        switch Self.formFields(headers: headers, body: body) {
-        case .success(let decoded): fields = decoded
-        case .failure(let refusal): return .now(refusal.response)
-        }
-        let client: Client
-        switch authenticate(headers: headers, fields: fields, endpoint: .token) {
-        case .success(let authenticated): client = authenticated
-        case .failure(let response): return .now(response)
+        let (fields, client): ([String: String], Client)
+        switch clientRequest(headers: headers, body: body) {
+        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
+        case .refused(let response): return .now(response)
         }
         switch fields["grant_type"] {
         case "authorization_code":
@@ -27,6 +26,8 @@ extension SandboxProvider {
             return refresh(fields, client: client)
         case ProviderDialect.deviceGrantType, "device":
             return .now(pollDevice(fields, client: client))
+        case "invalidate" where client.dialect == .l2p:
+            return answerInvalidation(fields, client: client)
         case nil:
             return .now(Self.oauthError(.badRequest, "invalid_request", "grant_type is missing"))
         default:
@@ -93,17 +94,10 @@ extension SandboxProvider {
             extraHeaders: [("WWW-Authenticate", #"Basic realm="sandbox""#)])
         var credentials: (id: String, secret: String)?
         if let authorization = headers["Authorization"] {
-            guard fields["client_secret"] == nil, authorization.lowercased().hasPrefix("basic "),
-                let decoded = Base64.decode(
-                    String(authorization.dropFirst(6)).trimmingWhitespace(),
-                    ignoringUnusedBits: true),
-                let colon = decoded.firstIndex(of: UInt8(ascii: ":")),
-                let id = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[..<colon]).first?
-                    .value,
-                let secret = try? FormURLEncoding.decode(Array("v=".utf8) + decoded[(colon + 1)...])
-                    .first?.value
+            guard fields["client_secret"] == nil,
+                let basic = BasicCredentials(authorization: authorization)
             else { return .failure(invalidClient) }
-            credentials = (id, secret)
+            credentials = (basic.clientID, basic.secret)
         } else if let id = fields["client_id"], let secret = fields["client_secret"] {
             credentials = (id, secret)
         } else if let id = fields["client_id"], let client = client(id),
@@ -129,13 +123,19 @@ extension SandboxProvider {
         if let magic = SandboxMagicValue(rawValue: code) { return failure(magic) }
         if let planted = SandboxMagicValue.planted(byCode: code) {
             // Not stored: the planted magic value answers by itself on refresh.
-            return .now(tokenResponse(refreshToken: planted.rawValue, scope: "sandbox"))
+            return .now(
+                state.withLock {
+                    tokenResponse(
+                        &$0, client: client, refreshToken: planted.rawValue, scope: "sandbox")
+                })
         }
-        if code == SandboxMagicValue.noRefresh {
-            return .now(tokenResponse(refreshToken: nil, scope: "sandbox"))
-        }
-        if code == SandboxMagicValue.stringExpiry {
-            return .now(tokenResponse(refreshToken: nil, scope: "sandbox", expiresInAsString: true))
+        if code == SandboxMagicValue.noRefresh || code == SandboxMagicValue.stringExpiry {
+            return .now(
+                state.withLock {
+                    tokenResponse(
+                        &$0, client: client, refreshToken: nil, scope: "sandbox",
+                        expiresInAsString: code == SandboxMagicValue.stringExpiry)
+                })
         }
         let now = ContinuousClock.now
         return .now(
@@ -146,7 +146,7 @@ extension SandboxProvider {
                 }
                 if let family = grant.issuedFamily {
                     // §4.1.2: a code used twice is denied, and what it issued is revoked.
-                    state.refreshTokens.removeAll { $0.family == family }
+                    state.revokeFamily(family)
                     state.codes.remove(code)
                     return Self.oauthError(
                         .badRequest, "invalid_grant", "authorization code was already used")
@@ -170,12 +170,7 @@ extension SandboxProvider {
                 state.nextFamily += 1
                 let family = state.nextFamily
                 state.codes.update(code) { $0.issuedFamily = family }
-                let refreshToken = Self.randomValue(prefix: "sbr-")
-                state.refreshTokens.insert(
-                    RefreshGrant(clientID: client.clientID, scope: grant.scope, family: family),
-                    for: refreshToken,
-                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
-                return tokenResponse(refreshToken: refreshToken, scope: grant.scope)
+                return issueTokens(&state, client: client, scope: grant.scope, family: family)
             })
     }
 
@@ -216,7 +211,8 @@ extension SandboxProvider {
                     grant, for: rotated,
                     expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
                 return tokenResponse(
-                    refreshToken: rotated, scope: grant.scope, dialect: client.dialect)
+                    &state, client: client, refreshToken: rotated, scope: grant.scope,
+                    family: grant.family)
             })
     }
 
@@ -238,7 +234,7 @@ extension SandboxProvider {
             body: JSONValue.object(members + [.init("status", .string(status))]).serialized)
     }
 
-    private func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
+    func failure(_ magic: SandboxMagicValue) -> TokenAnswer {
         let retryAfter = [("Retry-After", String(limits.retryAfterSeconds))]
         switch magic {
         case .invalid:
@@ -264,12 +260,44 @@ extension SandboxProvider {
         }
     }
 
+    /// A new grant's first answer: a refresh token for `family`, stored, and the token
+    /// response that carries it.
+    func issueTokens(_ state: inout State, client: Client, scope: String, family: UInt64)
+        -> HTTPResponse
+    {
+        let now = ContinuousClock.now
+        let refreshToken = Self.randomValue(prefix: "sbr-")
+        state.refreshTokens.insert(
+            RefreshGrant(clientID: client.clientID, scope: scope, family: family),
+            for: refreshToken,
+            expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+        return tokenResponse(
+            &state, client: client, refreshToken: refreshToken, scope: scope, family: family)
+    }
+
+    /// A token response in the client's dialect with a fresh access token, remembered
+    /// under `family` (a new one when nil) so introspection and revocation know it.
     func tokenResponse(
-        refreshToken: String?, scope: String, expiresInAsString: Bool = false,
-        dialect: ProviderDialect = .rfc8628
+        _ state: inout State, client: Client, refreshToken: String?, scope: String,
+        family: UInt64? = nil, expiresInAsString: Bool = false
     ) -> HTTPResponse {
+        let accessToken = Self.randomValue(prefix: "sba-")
+        let family =
+            family
+            ?? {
+                state.nextFamily += 1
+                return state.nextFamily
+            }()
+        let now = ContinuousClock.now
+        let issuedAt = Int(time(nil))
+        let lifetime = limits.accessTokenLifetimeSeconds
+        state.accessTokens.insert(
+            AccessGrant(
+                clientID: client.clientID, scope: scope, family: family,
+                expiresAt: issuedAt + lifetime, issuedAt: issuedAt),
+            for: accessToken, expiresAt: now + .seconds(lifetime), now: now)
         var members: [JSONValue.Member] = [
-            .init("access_token", .string(Self.randomValue(prefix: "sba-"))),
+            .init("access_token", .string(accessToken)),
             .init("token_type", .string("Bearer")),
             .init("scope", .string(scope)),
             .init(
@@ -279,7 +307,7 @@ extension SandboxProvider {
                     : .number(String(limits.accessTokenLifetimeSeconds))),
         ]
         if let refreshToken { members.append(.init("refresh_token", .string(refreshToken))) }
-        if dialect == .l2p { members.append(.init("status", .string("ok"))) }
+        if client.dialect == .l2p { members.append(.init("status", .string("ok"))) }
         return HTTPResponse(
             status: .ok, headers: TokenResponseHeaders.base,
             body: JSONValue.object(members).serialized)

@@ -5,14 +5,16 @@ import Synchronization
 /// authorize endpoint that mints codes for `curl`, and a token endpoint with client
 /// authentication (RFC 6749 §2.3.1, both Basic and body credentials), single-use,
 /// expiring codes bound to client, redirect URI and PKCE challenge (§4.1.2, §4.1.3,
-/// RFC 7636), and refresh tokens rotated on every refresh (a reused code revokes what it
-/// issued, §4.1.2). Failures on demand: see `SandboxMagicValue`.
+/// RFC 7636), refresh tokens rotated on every refresh (a reused code revokes what it
+/// issued, §4.1.2), revocation (RFC 7009) and introspection (RFC 7662). Failures on
+/// demand: see `SandboxMagicValue`.
 ///
 /// It also plays the device authorization grant (RFC 8628) in each provider's dialect,
 /// with a verification page for the user (`SandboxProvider+Device.swift`).
 ///
 /// It serves as the `UpstreamTransport` of every provider at once (the token URL is not
-/// dialled), and over HTTP at `GET /sandbox/authorize`, `POST /sandbox/token`,
+/// dialled; the request's path picks the endpoint), and over HTTP at
+/// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
 /// `POST /sandbox/device/code` and `GET|POST /sandbox/device`.
 /// State is bounded by `SandboxLimits` and lives only as long as the process.
 public final class SandboxProvider: Sendable {
@@ -53,13 +55,32 @@ public final class SandboxProvider: Sendable {
         let family: UInt64
     }
 
+    /// An issued access token, kept so introspection can answer for it and revocation
+    /// can end it (with its whole family when the grant's refresh token is revoked).
+    struct AccessGrant: Sendable {
+        let clientID: String
+        let scope: String
+        let family: UInt64
+        /// Seconds since the epoch: RFC 7662's `exp` and `iat`.
+        let expiresAt: Int
+        let issuedAt: Int
+    }
+
     struct State: Sendable {
         var codes: ExpiringGrantStore<CodeGrant>
         var refreshTokens: ExpiringGrantStore<RefreshGrant>
+        var accessTokens: ExpiringGrantStore<AccessGrant>
         var nextFamily: UInt64 = 0
         /// Device codes (RFC 8628 §3.2) and the user codes that point at them.
         var deviceGrants: ExpiringGrantStore<DeviceGrant>
         var userCodes: ExpiringGrantStore<String>
+
+        /// Ends a grant: every refresh and access token issued from it (RFC 7009 §2.1,
+        /// RFC 6749 §4.1.2 for a reused code).
+        mutating func revokeFamily(_ family: UInt64) {
+            refreshTokens.removeAll { $0.family == family }
+            accessTokens.removeAll { $0.family == family }
+        }
     }
 
     let limits: SandboxLimits
@@ -94,6 +115,7 @@ public final class SandboxProvider: Sendable {
             State(
                 codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
                 refreshTokens: ExpiringGrantStore(capacity: limits.maxRefreshTokens),
+                accessTokens: ExpiringGrantStore(capacity: limits.maxAccessTokens),
                 deviceGrants: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
                 userCodes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes)))
     }

@@ -18,6 +18,9 @@ public struct Endpoint: Sendable {
         /// `OPTIONS` on a token path, answered by the CORS policy (only registered when
         /// `TOKENSWAP_CORS_ORIGINS` is set); never rate limited.
         case preflight
+        /// RFC 8414 authorization server metadata (`/.well-known/…`): public documents,
+        /// never rate limited.
+        case discovery
     }
 
     public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer

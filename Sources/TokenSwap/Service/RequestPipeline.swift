@@ -9,7 +9,7 @@ import Logging
 ///   to the endpoint in its `ServiceContext` and echoed on the response;
 /// - rate limit (token endpoints only): over the per-client limit, 429 `rate_limited`
 ///   with `Retry-After`, and the endpoint does not run;
-/// - CORS (token endpoints): headers for allowed origins;
+/// - CORS (token endpoints and discovery documents): headers for allowed origins;
 /// - metrics: requests by route, method and status, latency per route (operations
 ///   endpoints are left out: probes and scrapes would drown the traffic);
 /// - the request's one log line, with the endpoint's outcome when it gives one.
@@ -52,7 +52,10 @@ public struct RequestPipeline: Sendable {
                 } else {
                     answer = await endpoint.handle(request, context)
                 }
-                if kind == .token { pipeline.cors?.decorate(&answer.response, for: request) }
+                // Browser apps read the discovery document too (a simple GET: no preflight).
+                if kind == .token || kind == .discovery {
+                    pipeline.cors?.decorate(&answer.response, for: request)
+                }
                 answer.response.headers.replaceOrAdd(
                     name: RequestID.headerName, value: context.requestID)
                 let elapsed = ContinuousClock.now - server.started

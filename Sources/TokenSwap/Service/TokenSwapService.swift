@@ -78,6 +78,7 @@ public final class TokenSwapService: Sendable {
         let routes =
             tokenRoutes + Self.preflightRoutes(for: tokenRoutes, pipeline.cors)
             + Self.operationsRoutes(readiness, metrics) + (sandbox?.routes ?? [])
+            + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
         let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations }
         let main = Router(routes.filter { !onAdmin($0) }.map(pipeline.wrap))

@@ -20,11 +20,12 @@ extension Provider {
     }
 
     /// A form `POST` to `url` (one of this provider's endpoints) authenticated by `method`
-    /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1).
+    /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1; nil:
+    /// nothing about the client at all, for endpoints that take the token alone).
     /// `Accept: application/json` because GitHub answers form-encoded without it.
     func formRequest(
         to url: UpstreamURL, _ fields: [(name: String, value: String)],
-        authentication method: ClientAuthMethod
+        authentication method: ClientAuthMethod?
     ) -> HTTPClientRequest {
         var fields = fields
         var headers = HTTPHeaders([
@@ -32,13 +33,15 @@ extension Provider {
             ("Accept", "application/json"),
         ])
         switch method {
-        case .clientSecretBasic:
+        case .clientSecretBasic?:
             headers.add(name: "Authorization", value: basicCredentials.revealed)
-        case .clientSecretPost:
+        case .clientSecretPost?:
             fields.append(("client_id", clientID))
             fields.append(("client_secret", clientSecret.revealed))
-        case .none:
+        case .none?:
             fields.append(("client_id", clientID))
+        case nil:
+            break
         }
         return HTTPClientRequest(
             method: .post, origin: url.origin, target: url.target, headers: headers,

@@ -4,10 +4,13 @@ public enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
     case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
     case refreshToken(String)
 
+    public static let authorizationCodeType = "authorization_code"
+    public static let refreshTokenType = "refresh_token"
+
     public var grantType: String {
         switch self {
-        case .authorizationCode: "authorization_code"
-        case .refreshToken: "refresh_token"
+        case .authorizationCode: Self.authorizationCodeType
+        case .refreshToken: Self.refreshTokenType
         }
     }
 

@@ -88,6 +88,7 @@ class Service(Quiet):
 
     do_POST = handle_any
     do_GET = handle_any
+    do_DELETE = handle_any
 
 
 class Control(Quiet):

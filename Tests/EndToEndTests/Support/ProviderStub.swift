@@ -15,6 +15,11 @@ final class ProviderStub: Sendable {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
+        /// The body as a JSON object, or nil.
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        }
+
         /// The form fields of the body.
         var form: [String: String] {
             var fields: [String: String] = [:]

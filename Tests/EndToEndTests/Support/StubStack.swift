@@ -9,11 +9,12 @@ struct StubStack: Sendable {
     let deployment: Deployment
     let keys: String
 
+    /// - Parameter stub: a stub already started (when `extra` needs its URLs), else a new one.
     static func start(
-        tls: Bool = false, keys: String = Deployment.newKey("A"), extra: [String: String] = [:],
-        deployment: Deployment = Deployment()
+        stub: ProviderStub? = nil, tls: Bool = false, keys: String = Deployment.newKey("A"),
+        extra: [String: String] = [:], deployment: Deployment = Deployment()
     ) async throws -> StubStack {
-        let stub = try await ProviderStub.start(tls: tls)
+        let stub = if let stub { stub } else { try await ProviderStub.start(tls: tls) }
         let server = try await TokenSwapProcess.serve(
             environment: deployment.environment(
                 tokenURL: stub.tokenURL(), keys: keys, extra: extra))

@@ -1,0 +1,46 @@
+import HTTPCore
+
+/// The RFC 8414 document of one provider (CONTRACT §8), served at
+/// `/.well-known/oauth-authorization-server/v1/<name>` (§3.1: the well-known segment is
+/// inserted before the issuer's path). An app pointed at the issuer alone finds every
+/// endpoint here; endpoints the provider does not support are left out.
+public enum AuthorizationServerMetadata {
+    /// The path the document for `provider` is served at.
+    public static func path(for provider: Provider) -> String {
+        "/.well-known/oauth-authorization-server/v1/\(provider.name)"
+    }
+
+    /// - Parameters:
+    ///   - publicURL: `TOKENSWAP_PUBLIC_URL`, without a trailing `/`.
+    ///   - sandbox: with `--sandbox` and no `_AUTHORIZE_URL`, the sandbox's own authorize
+    ///     endpoint stands in for the provider's.
+    public static func document(for provider: Provider, publicURL: String, sandbox: Bool)
+        -> JSONValue
+    {
+        let issuer = "\(publicURL)/v1/\(provider.name)"
+        var members: [JSONValue.Member] = [.init("issuer", .string(issuer))]
+        let authorize =
+            provider.lifecycle.authorizeURL ?? (sandbox ? publicURL + "/sandbox/authorize" : nil)
+        if let authorize { members.append(.init("authorization_endpoint", .string(authorize))) }
+        members.append(.init("token_endpoint", .string(issuer + "/token")))
+        if provider.device != nil {
+            members.append(.init("device_authorization_endpoint", .string(issuer + "/device/code")))
+        }
+        if provider.lifecycle.revokes {
+            members.append(.init("revocation_endpoint", .string(issuer + "/revoke")))
+        }
+        if provider.lifecycle.introspects {
+            members.append(.init("introspection_endpoint", .string(issuer + "/introspect")))
+        }
+        var grants = [TokenGrant.authorizationCodeType, TokenGrant.refreshTokenType]
+        if provider.device != nil { grants.append(ProviderDialect.deviceGrantType) }
+        members += [
+            .init("grant_types_supported", .array(grants.map { .string($0) })),
+            .init("response_types_supported", .array([.string("code")])),
+            .init("code_challenge_methods_supported", .array([.string("S256")])),
+            // The app is a public client of tokenswap: the secret stays on the server.
+            .init("token_endpoint_auth_methods_supported", .array([.string("none")])),
+        ]
+        return .object(members)
+    }
+}

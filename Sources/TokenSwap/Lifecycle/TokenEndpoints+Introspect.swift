@@ -1,0 +1,44 @@
+import HTTPCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension TokenEndpoints {
+    /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
+    /// is asked per its introspection style and the answer normalised. A sealed refresh
+    /// token is never refreshed to find out: it is asked about as a refresh token where
+    /// the style can (RFC 7662), else inactive. Served only for providers that introspect;
+    /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
+    public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "introspect") {
+            () async throws(TokenEndpointError) in
+            if let introspectionLimit,
+                case .limited(let seconds) = introspectionLimit.take(for: request)
+            {
+                metrics.rejected(.rateLimited)
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
+            let token = try Self.lifecycleToken(in: request)
+            let result: IntrospectionResult
+            do throws(TokenEndpointError) {
+                result = try await introspection(
+                    of: lifecycleToken(token, for: provider), provider: provider)
+            } catch {
+                metrics.introspection(provider: provider.name, outcome: "failed")
+                throw error
+            }
+            metrics.introspection(provider: provider.name, outcome: result.label)
+            return result.response
+        }
+    }
+
+    private func introspection(of token: LifecycleToken, provider: Provider)
+        async throws(TokenEndpointError) -> IntrospectionResult
+    {
+        guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
+        return try await call(provider, upstream) { (answer) throws(TokenEndpointError) in
+            try provider.introspectionResult(answer, now: Int(time(nil)))
+        }
+    }
+}

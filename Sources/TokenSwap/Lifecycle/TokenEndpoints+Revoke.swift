@@ -1,0 +1,81 @@
+import HTTPCore
+import Sealing
+
+extension TokenEndpoints {
+    /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8): a token that opens as this
+    /// provider's sealed refresh token is revoked upstream as a refresh token, anything
+    /// else as an access token. `200 {}` whether the provider revoked it or calls it
+    /// invalid, and for a token that does not open (§2.2: no oracle); `503` with
+    /// `Retry-After` when the provider failed (§2.2.1). `Tokenswap-Revocation` says
+    /// whether the request went to the provider (`forwarded`) or could not
+    /// (`unsupported`: tokenswap is stateless and cannot kill a token by itself).
+    public func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "revoke") {
+            () async throws(TokenEndpointError) in
+            let token = try Self.lifecycleToken(in: request)
+            let outcome: RevocationOutcome
+            if !provider.lifecycle.revokes {
+                outcome = .unsupported
+            } else {
+                let kind = try lifecycleToken(token, for: provider)
+                if let upstream = provider.revocationRequest(for: kind) {
+                    do {
+                        outcome = RevocationOutcome.interpret(
+                            try await transport.send(
+                                upstream, timeoutSeconds: upstreamTimeoutSeconds),
+                            style: provider.lifecycle.revocationStyle)
+                    } catch {
+                        // Unreachable or too slow: the token may be live (§2.2.1).
+                        outcome = .failed(
+                            retryAfterSeconds: RevocationOutcome.defaultRetryAfterSeconds)
+                    }
+                } else {
+                    outcome = .unsupported
+                }
+            }
+            metrics.revocation(provider: provider.name, outcome)
+            switch outcome {
+            case .revoked, .invalid: return Self.revocationAnswer("forwarded")
+            case .unsupported: return Self.revocationAnswer("unsupported")
+            case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
+            }
+        }
+    }
+
+    /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).
+    static func lifecycleToken(in request: HTTPRequest) throws(TokenEndpointError) -> String {
+        let fields = try TokenRequestFields.decode(
+            request, reading: TokenRequestFields.lifecycleNames)
+        guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+        return token
+    }
+
+    /// RFC 7009 §2.2: `200` with an empty JSON object.
+    static func revocationAnswer(_ disposition: String) -> HTTPResponse {
+        var headers = TokenResponseHeaders.base
+        headers.add(name: "Tokenswap-Revocation", value: disposition)
+        return HTTPResponse(status: .ok, headers: headers, body: Array("{}".utf8))
+    }
+
+    /// What the client sent, as the provider is to see it: the raw refresh token when it
+    /// opens as this provider's sealed one, else the value itself as an access token. A
+    /// sealed token that does not open (tampered, another provider's) thus goes upstream
+    /// as an "access token" the provider does not know, and is answered like any invalid
+    /// token. Only a crypto library that stopped working is an error. Not `open(_:for:)`:
+    /// an access token in clear is the usual case here, not a sealing failure to count.
+    func lifecycleToken(_ token: String, for provider: Provider) throws(TokenEndpointError)
+        -> LifecycleToken
+    {
+        do {
+            let opened = try keyRing.open(token, context: Self.context(provider))
+            guard let raw = opened.plaintextString else { return .accessToken(token) }
+            metrics.opened(keyID: opened.keyID)
+            return .refreshToken(raw)
+        } catch .invalidToken {
+            return .accessToken(token)
+        } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import HTTPCore
+import Testing
+
+@testable import TokenSwap
+
+/// How provider answers to revocation and introspection are read (CONTRACT §8), table by
+/// table: the outcome of each status, the RFC 7662 members kept and normalised, GitHub's
+/// timestamps, and the RFC 8414 document.
+@Suite struct LifecycleAnswerTests {
+    static func response(_ status: Int, _ headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: HTTPStatus(code: status, reasonPhrase: ""), headers: HTTPHeaders(headers))
+    }
+
+    @Test(arguments: [
+        (200, [], RevocationOutcome.revoked), (204, [], .revoked),
+        (400, [], .invalid), (404, [], .invalid), (422, [], .invalid),
+        (401, [], .failed(retryAfterSeconds: 30)), (403, [], .failed(retryAfterSeconds: 30)),
+        (429, [("Retry-After", "12")], .failed(retryAfterSeconds: 12)),
+        (503, [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], .failed(retryAfterSeconds: 30)),
+        (500, [("Retry-After", "99999")], .failed(retryAfterSeconds: 30)),
+        (302, [], .failed(retryAfterSeconds: 30)),
+    ])
+    func revocationOutcomes(status: Int, headers: [(String, String)], expected: RevocationOutcome) {
+        #expect(
+            RevocationOutcome.interpret(Self.response(status, headers), style: .rfc7009)
+                == expected)
+    }
+
+    /// L2P says everything with HTTP 200 and a `status` string.
+    @Test func l2pStatusStrings() {
+        func answer(_ body: String) -> HTTPResponse {
+            HTTPResponse(status: .ok, body: Array(body.utf8))
+        }
+        #expect(RevocationOutcome.interpret(answer(#"{"status":"ok"}"#), style: .l2p) == .revoked)
+        #expect(
+            RevocationOutcome.interpret(
+                answer(#"{"status":"error: refresh token invalid."}"#), style: .l2p) == .invalid)
+        #expect(RevocationOutcome.interpret(answer("garbage"), style: .l2p) == .invalid)
+        #expect(RevocationOutcome.interpret(answer("garbage"), style: .google) == .revoked)
+    }
+
+    @Test func introspectionKeepsOnlyRFC7662MembersWithIntegerTimes() {
+        // Built by hand: the parser refuses duplicate members, the normaliser keeps the first.
+        let members: [JSONValue.Member] = [
+            .init("active", .bool(true)), .init("scope", .string("a b")),
+            .init("exp", .string("1900000000")), .init("iat", .number("1.8e9")),
+            .init("nbf", .number("-5")), .init("token", .string("t")),
+            .init("client_id", .string("c")), .init("client_id", .string("dup")),
+            .init("username", .number("7")), .init("aud", .string("x")),
+        ]
+        guard case .active(let kept) = IntrospectionResult.active(normalising: members) else {
+            Issue.record("not active")
+            return
+        }
+        #expect(kept.map(\.name) == ["active", "scope", "exp", "iat", "client_id", "aud"])
+        #expect(kept.first { $0.name == "exp" }?.value == .number("1900000000"))
+        #expect(kept.first { $0.name == "iat" }?.value == .number("1800000000"))
+        #expect(kept.first { $0.name == "client_id" }?.value == .string("c"))
+        #expect(
+            String(decoding: IntrospectionResult.inactive.response.body, as: UTF8.self)
+                == #"{"active":false}"#)
+    }
+
+    @Test(arguments: [
+        ("2033-05-18T03:33:20Z", 2_000_000_000 as Int?), ("1970-01-01T00:00:00Z", 0),
+        ("2024-02-29T12:00:00Z", 1_709_208_000), ("2033-05-18T03:33:20+00:00", nil),
+        ("2033-13-18T03:33:20Z", nil), ("2033-05-18 03:33:20Z", nil), ("", nil),
+    ])
+    func githubTimestamps(text: String, seconds: Int?) {
+        #expect(Provider.epochSeconds(iso8601: text) == seconds)
+    }
+
+    @Test func metadataListsOnlyWhatTheProviderSupports() throws {
+        let plain = try TokenEndpointsFixtures.provider()
+        let document = AuthorizationServerMetadata.document(
+            for: plain, publicURL: "https://t.example", sandbox: false)
+        #expect(document["issuer"] == .string("https://t.example/v1/spotify"))
+        #expect(document["token_endpoint"] == .string("https://t.example/v1/spotify/token"))
+        for absent in [
+            "authorization_endpoint", "revocation_endpoint", "introspection_endpoint",
+            "device_authorization_endpoint",
+        ] {
+            #expect(document[absent] == nil, "\(absent)")
+        }
+        let sandboxed = AuthorizationServerMetadata.document(
+            for: plain, publicURL: "http://127.0.0.1:9", sandbox: true)
+        #expect(
+            sandboxed["authorization_endpoint"] == .string("http://127.0.0.1:9/sandbox/authorize"))
+        #expect(
+            sandboxed["token_endpoint_auth_methods_supported"] == .array([.string("none")]))
+        #expect(sandboxed["code_challenge_methods_supported"] == .array([.string("S256")]))
+    }
+}
