@@ -61,6 +61,39 @@ import TokenSwapClient
             [planted.revealed, rotated.revealed, swapped.accessToken.revealed])
     }
 
+    /// Without `--api-url` each call introspects the token (CONTRACT §8); `--sign-out`
+    /// revokes the refresh token and removes the file.
+    @Test func introspectsAndSignsOutWithRevocation() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let base = "http://127.0.0.1:\(server.port)"
+        let directory = NSTemporaryDirectory() + "tokenswap-device-login-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = FileCredentialStore(path: directory + "/session")
+        let service = TokenSwapService(
+            endpoints: try TokenSwapEndpoints(baseURL: try #require(URL(string: base))))
+        let swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
+        try await store.save(try #require(swapped.refreshToken))
+
+        let binary = try Self.binary()
+        let run = try await offPool {
+            try ChildProcess.run(
+                binary, ["--base-url", base, "--store", store.path, "--calls", "1", "--sign-out"],
+                environment: TokenSwapProcess.clean([:]), timeoutSeconds: 60)
+        }
+        #expect(run.status == .exited(0), "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("call 1: the access token is active"))
+        #expect(lines.last == "Signed out (revocation: revoked).")
+        #expect(try await store.load() == nil)
+        #expect(try await server.stop() == 0)
+        #expect(server.standardOutput.contains("path=/v1/revoke "))
+        expectNoSecrets(
+            in: [run.stdout, run.stderr, server.standardOutput],
+            [swapped.refreshToken?.revealed ?? "", swapped.accessToken.revealed])
+    }
+
     @Test func aBadBaseURLIsACleanError() async throws {
         let binary = try Self.binary()
         let run = try await offPool {
