@@ -17,32 +17,58 @@ import TokenSwapClient
         return path
     }
 
+    /// Runs the example to its end with a clean environment.
+    static func run(_ arguments: [String]) async throws
+        -> (status: ChildProcess.ExitStatus, stdout: String, stderr: String)
+    {
+        let binary = try binary()
+        return try await offPool {
+            try ChildProcess.run(
+                binary, arguments, environment: TokenSwapProcess.clean([:]), timeoutSeconds: 60)
+        }
+    }
+
+    /// The example signed in on an earlier run: a 0600 file, in a directory of its own,
+    /// holding the refresh token of a sandbox swap.
+    struct EarlierSignIn {
+        let directory: String
+        let store: FileCredentialStore
+        let service: TokenSwapService
+        let swapped: TokenAnswer
+        let planted: RedactedToken
+
+        init(_ server: TokenSwapProcess) async throws {
+            directory = NSTemporaryDirectory() + "tokenswap-device-login-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: false)
+            store = FileCredentialStore(path: directory + "/session")
+            let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            service = TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base))
+            swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
+            planted = try #require(swapped.refreshToken)
+            try await store.save(planted)
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
     /// Signed in from an earlier run (the 0600 file holds a refresh token): it calls the
     /// API with `authorizedRequest`, refreshing whenever the access token is within the
     /// skew of its expiry (here: always), and the file follows every rotation.
     @Test func callsTheAPIWithFreshTokensAndStoresEachRotation() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let base = "http://127.0.0.1:\(server.port)"
-        let directory = NSTemporaryDirectory() + "tokenswap-device-login-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = FileCredentialStore(path: directory + "/session")
-        let service = TokenSwapService(
-            endpoints: try TokenSwapEndpoints(baseURL: try #require(URL(string: base))))
-        let swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
-        let planted = try #require(swapped.refreshToken)
-        try await store.save(planted)
-
-        let binary = try Self.binary()
-        let run = try await offPool {
-            try ChildProcess.run(
-                binary,
-                [
-                    "--base-url", base, "--store", store.path, "--api-url", base + "/healthz",
-                    "--calls", "2", "--interval-seconds", "0", "--refresh-skew-seconds", "3600",
-                ], environment: TokenSwapProcess.clean([:]), timeoutSeconds: 60)
-        }
+        let earlier = try await EarlierSignIn(server)
+        defer { earlier.remove() }
+        let (store, service, swapped, planted) = (
+            earlier.store, earlier.service, earlier.swapped, earlier.planted
+        )
+        let run = try await Self.run([
+            "--base-url", base, "--store", store.path, "--api-url", base + "/healthz",
+            "--calls", "2", "--interval-seconds", "0", "--refresh-skew-seconds", "3600",
+        ])
         #expect(run.status == .exited(0), "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Signed in (refresh token from \(store.path)).")
@@ -65,23 +91,13 @@ import TokenSwapClient
     /// revokes the refresh token and removes the file.
     @Test func introspectsAndSignsOutWithRevocation() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
-        let base = "http://127.0.0.1:\(server.port)"
-        let directory = NSTemporaryDirectory() + "tokenswap-device-login-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = FileCredentialStore(path: directory + "/session")
-        let service = TokenSwapService(
-            endpoints: try TokenSwapEndpoints(baseURL: try #require(URL(string: base))))
-        let swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
-        try await store.save(try #require(swapped.refreshToken))
-
-        let binary = try Self.binary()
-        let run = try await offPool {
-            try ChildProcess.run(
-                binary, ["--base-url", base, "--store", store.path, "--calls", "1", "--sign-out"],
-                environment: TokenSwapProcess.clean([:]), timeoutSeconds: 60)
-        }
+        let earlier = try await EarlierSignIn(server)
+        defer { earlier.remove() }
+        let store = earlier.store
+        let run = try await Self.run([
+            "--base-url", "http://127.0.0.1:\(server.port)", "--store", store.path, "--calls", "1",
+            "--sign-out",
+        ])
         #expect(run.status == .exited(0), "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("call 1: the access token is active"))
@@ -91,16 +107,11 @@ import TokenSwapClient
         #expect(server.standardOutput.contains("path=/v1/revoke "))
         expectNoSecrets(
             in: [run.stdout, run.stderr, server.standardOutput],
-            [swapped.refreshToken?.revealed ?? "", swapped.accessToken.revealed])
+            [earlier.planted.revealed, earlier.swapped.accessToken.revealed])
     }
 
     @Test func aBadBaseURLIsACleanError() async throws {
-        let binary = try Self.binary()
-        let run = try await offPool {
-            try ChildProcess.run(
-                binary, ["--base-url", "ftp://x", "--store", "/nonexistent/x"],
-                environment: TokenSwapProcess.clean([:]))
-        }
+        let run = try await Self.run(["--base-url", "ftp://x", "--store", "/nonexistent/x"])
         #expect(run.status == .exited(1))
         #expect(run.stderr.contains("invalid configuration: base URL must be http or https"))
     }
