@@ -68,6 +68,11 @@ import Testing
             var small: Int32 = 4096
             setsockopt(
                 client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            // The clock starts before the request leaves: the write deadline runs from the
+            // response, which comes after it. (Started once the test saw the connection
+            // counted, it measured short whenever this task was scheduled late on a busy
+            // machine: the deadline was already running.)
+            let started = Date()
             try await client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
             // Accepting happens on the server's queue; wait until it counts the connection.
             let sentAt = Date()
@@ -75,7 +80,6 @@ import Testing
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(server.connectionCount == 1)
-            let started = Date()
             while server.connectionCount > 0, Date().timeIntervalSince(started) < 5 {
                 try await Task.sleep(for: .milliseconds(20))
             }
