@@ -53,8 +53,12 @@ struct DeviceLoginCommand: AsyncParsableCommand {
             service: TokenSwapService(endpoints: endpoints),
             store: FileCredentialStore(path: store),
             configuration: TokenSessionConfiguration(refreshSkewSeconds: refreshSkewSeconds))
+        // Events print as they come, up to the first sign-out (the session's last word).
         let events = Task {
-            for await event in session.events { say("event: \(Self.describe(event))") }
+            for await event in session.events {
+                say("event: \(Self.describe(event))")
+                if case .signedOut = event { return }
+            }
         }
         defer { events.cancel() }
 
@@ -69,6 +73,9 @@ struct DeviceLoginCommand: AsyncParsableCommand {
         }
         if signOut {
             let outcome = try await session.signOut()
+            // The sign-out's event (emitted before `signOut` returns) is printed first,
+            // so the summary is the last line.
+            await events.value
             say("Signed out (revocation: \(outcome.map { "\($0)" } ?? "none")).")
         }
     }
