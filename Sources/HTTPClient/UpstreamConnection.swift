@@ -1,5 +1,4 @@
 import TLS
-import Dispatch
 import HTTPCore
 import Transport
 

@@ -29,6 +29,4 @@ final class BodyBudget: Sendable {
         guard bytes > 0 else { return }
         inFlight.subtract(bytes, ordering: .relaxed)
     }
-
-    var bytesInFlight: Int { inFlight.load(ordering: .relaxed) }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPCore
 import TLS
 import Transport

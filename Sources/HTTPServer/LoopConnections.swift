@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPCore
 import Transport
 
@@ -22,8 +21,6 @@ final class LoopConnections: @unchecked Sendable {
     init(loop: EventLoop) {
         self.loop = loop
     }
-
-    var count: Int { connections.count }
 
     /// Connections waiting for a next request (on the loop: O(connections), for scrapes).
     var idleCount: Int { connections.values.reduce(0) { $0 + ($1.isIdle ? 1 : 0) } }

@@ -28,9 +28,4 @@ public final class ClientConnectionCounts: Sendable {
             counts[host] = open > 1 ? open - 1 : nil
         }
     }
-
-    /// Connections `host` holds now.
-    public func open(for host: String) -> Int {
-        counts.withLock { $0[host, default: 0] }
-    }
 }
