@@ -55,19 +55,17 @@ final class ConnectionPool: Sendable {
     func acquire(deadline: Deadline, timerLoop: EventLoop) async
         -> Result<Lease, HTTPClientError>
     {
-        await withCheckedContinuation { continuation in
+        // Most requests find an idle connection or a free slot: answered without
+        // suspending the caller (a continuation would cost a suspension and a resumption
+        // job on the loop per request).
+        if let granted = state.withLock({ Self.grant(&$0, maxConnections: maxConnections) }) {
+            return granted
+        }
+        return await withCheckedContinuation { continuation in
             state.withLock { state in
-                if state.isShutDown {
-                    continuation.resume(returning: .failure(.shutdown))
-                    return
-                }
-                if let idle = state.idle.popLast() {
-                    continuation.resume(returning: .success(.reuse(idle)))
-                    return
-                }
-                if state.slotsInUse < maxConnections {
-                    state.slotsInUse += 1
-                    continuation.resume(returning: .success(.open))
+                // Granted since the first look (a release or retire in between).
+                if let granted = Self.grant(&state, maxConnections: maxConnections) {
+                    continuation.resume(returning: granted)
                     return
                 }
                 guard state.waiters.count < maxWaiters else {
@@ -80,6 +78,18 @@ final class ConnectionPool: Sendable {
                 }
             }
         }
+    }
+
+    /// What can be granted at once: shutdown's failure, the most recently used idle
+    /// connection, or a free slot; nil when the caller has to wait.
+    private static func grant(_ state: inout State, maxConnections: Int)
+        -> Result<Lease, HTTPClientError>?
+    {
+        if state.isShutDown { return .failure(.shutdown) }
+        if let idle = state.idle.popLast() { return .success(.reuse(idle)) }
+        guard state.slotsInUse < maxConnections else { return nil }
+        state.slotsInUse += 1
+        return .success(.open)
     }
 
     /// (Re-)arms the expiry timer. Under the lock: `schedule` only registers the timer, its

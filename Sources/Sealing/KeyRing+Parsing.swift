@@ -31,9 +31,7 @@ extension KeyRing {
     /// A new `kid:key` entry from RAND_bytes: kid `k` + 8 hex digits, key 32 bytes.
     public static func generateEntry() throws(KeyRingError) -> String {
         var idBytes = [UInt8](repeating: 0, count: 4)
-        guard RAND_bytes(&idBytes, Int32(idBytes.count)) == 1 else {
-            throw .randomSourceFailed
-        }
+        guard idBytes.withUnsafeMutableBytes(SecureRandom.fill) else { throw .randomSourceFailed }
         let keyID = "k" + Hex.encode(idBytes)
         let key = UnsafeMutableRawBufferPointer.allocate(
             byteCount: SealingKey.byteCount, alignment: 16)
@@ -41,9 +39,7 @@ extension KeyRing {
             OPENSSL_cleanse(key.baseAddress, key.count)
             key.deallocate()
         }
-        guard let base = key.baseAddress, RAND_bytes(base, Int32(key.count)) == 1 else {
-            throw .randomSourceFailed
-        }
+        guard SecureRandom.fill(key) else { throw .randomSourceFailed }
         return keyID + ":" + Base64URL.encode(UnsafeRawBufferPointer(key))
     }
 

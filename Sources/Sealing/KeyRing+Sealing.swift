@@ -78,8 +78,7 @@ extension KeyRing {
             }
             let nonce = UnsafeMutableRawBufferPointer(
                 rebasing: sealed[headerCount..<ciphertextStart])
-            guard let nonceBase = nonce.baseAddress, RAND_bytes(nonceBase, Int32(nonce.count)) == 1
-            else { throw .cryptoUnavailable }
+            guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context
             ) { associatedData throws(SealingError) in

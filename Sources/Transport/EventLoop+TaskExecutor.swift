@@ -4,9 +4,6 @@
 /// computes for long would hold up the loop's other channels, so use it for cheap work.
 extension EventLoop: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        execute { [self] in
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
+        enqueue(task: UnownedJob(job))
     }
 }

@@ -27,12 +27,20 @@ public final class EventLoop: @unchecked Sendable {
     private let threadID = Atomic<UInt>(0)
     private let pending = Mutex(Pending())
     /// Work queued from the loop's own thread: no lock, no wake-up.
-    private var localJobs: [() -> Void] = []
+    private var localJobs: [LocalJob] = []
     /// The batch being run; swapped with `localJobs` so both keep their capacity (a
     /// fresh array per batch would cost an allocation per request).
-    private var runningJobs: [() -> Void] = []
+    private var runningJobs: [LocalJob] = []
     private var channels: [Int32: SocketChannel] = [:]
     private var timers = TimerQueue()
+
+    /// What the loop's own thread queued: a closure, or a Swift task's job kept as it is
+    /// (a task resumed on its loop, as a handler is after each `await`, would otherwise
+    /// cost a closure allocation per resumption).
+    private enum LocalJob {
+        case work(() -> Void)
+        case task(UnownedJob)
+    }
 
     private struct Pending {
         var jobs: [@Sendable () -> Void] = []
@@ -56,7 +64,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `work` on this loop, after whatever is already queued.
     public func execute(_ work: @escaping @Sendable () -> Void) {
         if inLoop {
-            localJobs.append(work)
+            localJobs.append(.work(work))
             return
         }
         let wake = pending.withLock { pending in
@@ -71,7 +79,15 @@ public final class EventLoop: @unchecked Sendable {
     /// need not be `@Sendable`: it never leaves this thread).
     func later(_ work: @escaping () -> Void) {
         assertInLoop()
-        localJobs.append(work)
+        localJobs.append(.work(work))
+    }
+
+    /// Runs a Swift task's job on this loop (the `TaskExecutor` conformance).
+    func enqueue(task job: UnownedJob) {
+        guard inLoop else {
+            return execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+        localJobs.append(.task(job))
     }
 
     /// Traps in debug builds when called off this loop: loop-confined state depends on it.
@@ -195,7 +211,12 @@ public final class EventLoop: @unchecked Sendable {
     private func runLocalJobs() {
         while !localJobs.isEmpty {
             swap(&localJobs, &runningJobs)
-            for job in runningJobs { job() }
+            for job in runningJobs {
+                switch job {
+                case .work(let work): work()
+                case .task(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+                }
+            }
             runningJobs.removeAll(keepingCapacity: true)
         }
     }

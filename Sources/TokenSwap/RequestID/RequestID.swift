@@ -19,11 +19,14 @@ public enum RequestID {
         return value
     }
 
-    /// A new id: 128 random bits as 32 lowercase hex digits.
+    /// A new id: 128 random bits as 32 lowercase hex digits, from OpenSSL's DRBG (no
+    /// system call per request); the kernel's generator if OpenSSL ever fails.
     public static func mint() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high: UInt64 = generator.next()
-        let low: UInt64 = generator.next()
+        let (high, low) =
+            SecureRandom.words() ?? {
+                var generator = SystemRandomNumberGenerator()
+                return (generator.next(), generator.next())
+            }()
         // Written straight into the string's storage: this runs on every request.
         return String(unsafeUninitializedCapacity: 32) { digits in
             for position in 0..<32 {
