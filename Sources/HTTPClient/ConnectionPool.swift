@@ -80,6 +80,11 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// The most recently used idle connection, if there is one (experiment).
+    func takeIdle() -> UpstreamConnection? {
+        state.withLock { state in state.isShutDown ? nil : state.idle.popLast() }
+    }
+
     /// What can be granted at once: shutdown's failure, the most recently used idle
     /// connection, or a free slot; nil when the caller has to wait.
     private static func grant(_ state: inout State, maxConnections: Int)

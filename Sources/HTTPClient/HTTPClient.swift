@@ -141,7 +141,7 @@ public final class HTTPClient: Sendable {
         group.loops[Int(UInt(bitPattern: origin.hashValue) % UInt(group.loops.count))]
     }
 
-    private static func encode(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
+    static func encode(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
         var encoder = RequestEncoder()
         let message = HTTPRequest(
             method: request.method, target: request.target, headers: request.headers,

@@ -84,7 +84,7 @@ extension Connection {
             // Through the queue, not inline: a buffer of pipelined requests to unknown
             // paths would otherwise recurse (respond → send → next request → respond…).
             channel.loop.execute { [self] in respond(response) }
-        case .handler(let handler, let routePath):
+        case .handler(.awaiting(let handler), let routePath):
             let context = RequestContext(routePath: routePath)
             Task(executorPreference: channel.loop) { [self] in
                 let response: HTTPResponse
@@ -96,6 +96,21 @@ extension Connection {
                 // Back on the loop: the task's executor is the loop's queue.
                 respond(response)
             }
+        case .handler(.responding(let responder), let routePath):
+            let context = RequestContext(routePath: routePath)
+            let loop = channel.loop
+            responding = true
+            responder(request, context) { [self] response in
+                loop.assertInLoop()
+                // An answer given before the responder returned goes through the loop's
+                // queue: pipelined requests would otherwise recurse.
+                if responding {
+                    loop.execute { [self] in respond(response) }
+                } else {
+                    respond(response)
+                }
+            }
+            responding = false
         }
     }
 }

@@ -34,6 +34,8 @@ final class Connection: @unchecked Sendable {
     var sentContinue = false
     /// What this connection holds of `bodyBudget` for the body being read.
     var reservedBodyBytes = 0
+    /// A responder is running synchronously inside `dispatch` (experiment).
+    var responding = false
 
     init(
         channel: SocketChannel, tls: TLSEngine? = nil, table: LoopConnections, router: Router,

@@ -23,9 +23,21 @@ extension TokenEndpoints {
                         await handler(endpoints, request, provider)
                     }))
         }
+        func addRefresh(_ path: String, _ provider: Provider) {
+            let endpoints = self
+            routes.append(
+                ServiceRoute(
+                    .post, path,
+                    handler: Endpoint(
+                        .token,
+                        handle: { request, _ in await endpoints.refresh(request, provider: provider) },
+                        respond: { request, _, completion in
+                            endpoints.refresh(request, provider: provider, completion: completion)
+                        })))
+        }
         func addAll(prefix: String, _ provider: Provider) {
             add(prefix + "/swap", provider) { await $0.swap($1, provider: $2) }
-            add(prefix + "/refresh", provider) { await $0.refresh($1, provider: $2) }
+            addRefresh(prefix + "/refresh", provider)
             add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
@@ -39,7 +51,7 @@ extension TokenEndpoints {
         }
         addAll(prefix: "/v1", defaultProvider)
         add("/swap", defaultProvider) { await $0.swap($1, provider: $2) }
-        add("/refresh", defaultProvider) { await $0.refresh($1, provider: $2) }
+        addRefresh("/refresh", defaultProvider)
         for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }

@@ -25,12 +25,18 @@ public struct Endpoint: Sendable {
 
     public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
 
+    /// The callback shape (experiment): called on the loop, answers once on the loop.
+    public typealias Responder =
+        @Sendable (HTTPRequest, ServiceContext, @escaping @Sendable (EndpointAnswer) -> Void) -> Void
+
     public let kind: Kind
     public let handle: Handler
+    public let respond: Responder?
 
-    public init(_ kind: Kind, handle: @escaping Handler) {
+    public init(_ kind: Kind, handle: @escaping Handler, respond: Responder? = nil) {
         self.kind = kind
         self.handle = handle
+        self.respond = respond
     }
 }
 

@@ -41,29 +41,69 @@ public struct RequestPipeline: Sendable {
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
         return route.map { endpoint in
             { request, server in
-                let context = ServiceContext(
-                    requestID: RequestID.resolve(request.headers[RequestID.headerName]),
-                    routePath: server.routePath)
-                var answer: EndpointAnswer
-                if kind == .token, let limited = pipeline.limit(request) {
-                    answer = EndpointAnswer(
-                        limited.response,
-                        outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
-                } else {
-                    answer = await endpoint.handle(request, context)
-                }
-                // Browser apps read the discovery document too (a simple GET: no preflight).
-                if kind == .token || kind == .discovery {
-                    pipeline.cors?.decorate(&answer.response, for: request)
-                }
-                answer.response.headers.replaceOrAdd(
-                    name: RequestID.headerName, value: context.requestID)
-                let elapsed = ContinuousClock.now - server.started
-                series?.record(status: answer.response.status.code, duration: elapsed)
-                pipeline.log(request, answer, requestID: context.requestID, elapsed: elapsed)
-                return answer.response
+                let (context, refused) = pipeline.begin(request, server, kind: kind)
+                let answer: EndpointAnswer
+                if let refused { answer = refused } else { answer = await endpoint.handle(request, context) }
+                return pipeline.finish(request, answer, context, server, kind: kind, series: series)
             }
         }
+    }
+
+    /// The route as the server serves it: through the endpoint's responder when it has
+    /// one (experiment), else its async handler.
+    public func serve(_ route: ServiceRoute) -> Route<Serving> {
+        guard let responder = route.handler.respond else { return wrap(route).map(Serving.awaiting) }
+        let pipeline = self
+        let kind = route.handler.kind
+        let series =
+            kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
+        return route.map { _ in
+            .responding { request, server, respond in
+                let (context, refused) = pipeline.begin(request, server, kind: kind)
+                if let refused {
+                    return respond(
+                        pipeline.finish(request, refused, context, server, kind: kind, series: series))
+                }
+                responder(request, context) { answer in
+                    respond(
+                        pipeline.finish(request, answer, context, server, kind: kind, series: series))
+                }
+            }
+        }
+    }
+
+    /// Before the endpoint: the request's context, and the answer when the rate limit
+    /// refuses it.
+    func begin(_ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind)
+        -> (ServiceContext, EndpointAnswer?)
+    {
+        let context = ServiceContext(
+            requestID: RequestID.resolve(request.headers[RequestID.headerName]),
+            routePath: server.routePath)
+        guard kind == .token, let limited = limit(request) else { return (context, nil) }
+        return (
+            context,
+            EndpointAnswer(
+                limited.response,
+                outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
+        )
+    }
+
+    /// After the endpoint: CORS, the request id, metrics and the log line.
+    func finish(
+        _ request: HTTPRequest, _ answer: EndpointAnswer, _ context: ServiceContext,
+        _ server: RequestContext, kind: Endpoint.Kind, series: RouteMetrics?
+    ) -> HTTPResponse {
+        var answer = answer
+        // Browser apps read the discovery document too (a simple GET: no preflight).
+        if kind == .token || kind == .discovery {
+            cors?.decorate(&answer.response, for: request)
+        }
+        answer.response.headers.replaceOrAdd(name: RequestID.headerName, value: context.requestID)
+        let elapsed = ContinuousClock.now - server.started
+        series?.record(status: answer.response.status.code, duration: elapsed)
+        log(request, answer, requestID: context.requestID, elapsed: elapsed)
+        return answer.response
     }
 
     /// The answers the server gives itself, in the contract's error shape, each with a

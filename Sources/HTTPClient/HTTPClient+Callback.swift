@@ -1,0 +1,45 @@
+import HTTPCore
+import Transport
+
+extension HTTPClient {
+    /// `send` shaped as a callback (experiment): a caller on one of the loops with an
+    /// idle pooled connection of that loop makes the exchange in place, and `completion`
+    /// runs on that loop with no task; every other case (no idle connection, off the
+    /// loops, a stale connection) goes through the async `send` in a task on the loop.
+    public func send(
+        _ request: HTTPClientRequest, deadline: Deadline,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        guard let loop = group.loops.first(where: \.inLoop),
+            let connection = pool(for: request.origin, on: loop).takeIdle(),
+            let wire = try? Self.encode(request)
+        else { return sendInTask(request, deadline: deadline, completion: completion) }
+        let pool = pool(for: request.origin, on: loop)
+        connection.exchange(wire, method: request.method, deadline: deadline) { [self] answer in
+            switch answer {
+            case .success(let answer):
+                if let session = answer.session { pool.session = session }
+                if answer.reusable { pool.release(connection) }
+                completion(.success(answer.response))
+            case .failure(let failure) where failure.requestNeverSent:
+                sendInTask(request, deadline: deadline, completion: completion)
+            case .failure(let failure):
+                completion(.failure(failure.error))
+            }
+        }
+    }
+
+    private func sendInTask(
+        _ request: HTTPClientRequest, deadline: Deadline,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        let loop = group.loops.first(where: \.inLoop) ?? homeLoop(for: request.origin)
+        Task(executorPreference: loop) { [self] in
+            do throws(HTTPClientError) {
+                completion(.success(try await send(request, deadline: deadline)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+}
