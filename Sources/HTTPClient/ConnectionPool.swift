@@ -80,7 +80,8 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// The most recently used idle connection, if there is one (experiment).
+    /// The most recently used idle connection, if there is one (`send`'s callback fast
+    /// path; anything else goes through `acquire`).
     func takeIdle() -> UpstreamConnection? {
         state.withLock { state in state.isShutDown ? nil : state.idle.popLast() }
     }

@@ -63,14 +63,14 @@ extension Connection {
     /// Hands the complete request to its handler and stops reading until the response
     /// is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
     ///
-    /// The handler runs to completion on this connection's loop (a task whose executor is
-    /// the loop), so parsing, routing, the handler, an upstream exchange on a connection
-    /// of the same loop and the response all happen on one thread with no hop.
+    /// The handler runs on this connection's loop (a responder is called in place; an
+    /// awaiting handler is a task whose executor is the loop), so parsing, routing, the
+    /// handler, an upstream exchange on a connection of the same loop and the response
+    /// all happen on one thread with no hop.
     ///
-    /// The read source is suspended lazily: only when it fires while a request is in
-    /// progress (see `readable()`). Most clients send nothing until they have the answer,
-    /// so most requests skip a suspend/resume pair, which on Linux libdispatch costs a
-    /// queue wake-up each.
+    /// Reading is paused lazily: only when the socket turns readable while a request is
+    /// in progress (see `readable()`). Most clients send nothing until they have the
+    /// answer, so most requests skip a pause/resume pair.
     func dispatch(_ head: RequestHead, body: [UInt8]) {
         guard state.bodyComplete() == .dispatch else { return }
         // The body now belongs to the request (bounded by the handler's run), not to a
@@ -84,6 +84,20 @@ extension Connection {
             // Through the queue, not inline: a buffer of pipelined requests to unknown
             // paths would otherwise recurse (respond → send → next request → respond…).
             channel.loop.execute { [self] in respond(response) }
+        case .handler(.responding(let responder), let routePath):
+            let loop = channel.loop
+            handlerRunning = true
+            responder(request, RequestContext(routePath: routePath)) { [self] response in
+                // In place only when called later on the loop: an answer given before the
+                // responder returned would recurse through pipelined requests, and one
+                // from another thread must not touch the connection.
+                if loop.inLoop, !handlerRunning {
+                    respond(response)
+                } else {
+                    loop.execute { [self] in respond(response) }
+                }
+            }
+            handlerRunning = false
         case .handler(.awaiting(let handler), let routePath):
             let context = RequestContext(routePath: routePath)
             Task(executorPreference: channel.loop) { [self] in
@@ -93,24 +107,9 @@ extension Connection {
                 } catch {
                     response = configuration.errorResponse(.handlerFailed, for: request)
                 }
-                // Back on the loop: the task's executor is the loop's queue.
+                // Back on the loop: the task's executor is the loop.
                 respond(response)
             }
-        case .handler(.responding(let responder), let routePath):
-            let context = RequestContext(routePath: routePath)
-            let loop = channel.loop
-            responding = true
-            responder(request, context) { [self] response in
-                loop.assertInLoop()
-                // An answer given before the responder returned goes through the loop's
-                // queue: pipelined requests would otherwise recurse.
-                if responding {
-                    loop.execute { [self] in respond(response) }
-                } else {
-                    respond(response)
-                }
-            }
-            responding = false
         }
     }
 }

@@ -34,8 +34,9 @@ final class Connection: @unchecked Sendable {
     var sentContinue = false
     /// What this connection holds of `bodyBudget` for the body being read.
     var reservedBodyBytes = 0
-    /// A responder is running synchronously inside `dispatch` (experiment).
-    var responding = false
+    /// A responding handler is being called inside `dispatch` (its answer, if it gives
+    /// one before returning, is queued rather than written in place).
+    var handlerRunning = false
 
     init(
         channel: SocketChannel, tls: TLSEngine? = nil, table: LoopConnections, router: Router,

@@ -5,20 +5,16 @@ import HTTPCore
 public struct Router: Sendable {
     /// What a request maps to.
     public enum Resolution: Sendable {
-        case handler(Serving, routePath: String)
+        case handler(HTTPHandler, routePath: String)
         case error(ServerError)
     }
 
-    private var routes: [String: [HTTPMethod: Serving]] = [:]
+    private var routes: [String: [HTTPMethod: HTTPHandler]] = [:]
 
     /// Serves each route; a later route for the same method and path replaces an earlier
     /// one. A GET route also answers HEAD (RFC 9110 §9.3.2), with the GET headers and no
     /// body.
     public init(_ routes: [Route<HTTPHandler>] = []) {
-        self.init(serving: routes.map { $0.map(Serving.awaiting) })
-    }
-
-    public init(serving routes: [Route<Serving>]) {
         for route in routes { self.routes[route.path, default: [:]][route.method] = route.handler }
     }
 

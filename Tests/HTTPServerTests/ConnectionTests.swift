@@ -52,6 +52,30 @@ import Testing
         }
     }
 
+    @Test func respondingHandlersAnswerInOrderWhetherTheyAnswerAtOnceOrLaterElsewhere()
+        async throws
+    {
+        try await TestServer.with({ $0.maxRequestsPerConnection = 10_000 }) { _, port in
+            let client = try RawClient(port: port)
+            // Answered before the handler returns: must not recurse once per buffered
+            // request; answered from another thread: must still be written on the loop,
+            // in order.
+            let count = 3000
+            let requests = (0..<count).map { i in
+                i % 100 == 1
+                    ? "GET /respond-elsewhere?\(i % 7) HTTP/1.1\r\nHost: x\r\n\r\n"
+                    : "GET /respond-now?\(i) HTTP/1.1\r\nHost: x\r\n\r\n"
+            }.joined()
+            async let sent: Void = client.send(requests)
+            for i in 0..<count {
+                let response = try await client.readResponse()
+                #expect(response.statusCode == 200)
+                #expect(response.bodyText == (i % 100 == 1 ? "elsewhere \(i % 7)" : "now \(i)"))
+            }
+            try await sent
+        }
+    }
+
     @Test func connectionCloseIsHonouredAfterTheResponse() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)

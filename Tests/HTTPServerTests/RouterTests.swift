@@ -17,7 +17,7 @@ import Testing
     static func answer(_ router: Router, _ request: HTTPRequest) async throws -> HTTPResponse {
         switch router.resolve(method: request.method, path: request.path) {
         case .handler(let handler, let routePath):
-            return try await handler(request, RequestContext(routePath: routePath))
+            return try await handler.response(to: request, RequestContext(routePath: routePath))
         case .error(let error):
             return TestServer.configuration().errorResponse(error, for: request)
         }

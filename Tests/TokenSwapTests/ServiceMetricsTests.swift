@@ -123,12 +123,12 @@ import Testing
                 handler: Endpoint(.operations) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }
             ))
         for _ in 0..<3 {
-            _ = try await token.handler(
-                HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"),
+            _ = try await token.handler.response(
+            to: HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"),
                 RequestContext(routePath: "/v1/swap"))
         }
-        _ = try await health.handler(
-            HTTPRequest(method: .get, target: "/healthz"), RequestContext(routePath: "/healthz"))
+        _ = try await health.handler.response(
+            to: HTTPRequest(method: .get, target: "/healthz"), RequestContext(routePath: "/healthz"))
         let text = await Self.text(metrics)
         #expect(
             text.contains(

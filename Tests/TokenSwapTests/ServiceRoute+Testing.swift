@@ -6,7 +6,7 @@ import HTTPServer
 extension Route where Handler == Endpoint {
     /// Runs this endpoint directly, as the pipeline would, and returns its response.
     func answer(_ request: HTTPRequest) async -> HTTPResponse {
-        await handler.handle(request, ServiceContext(requestID: "test-request", routePath: path))
+        await handler.answer(request, ServiceContext(requestID: "test-request", routePath: path))
             .response
     }
 }

@@ -154,8 +154,8 @@ import Testing
             try F.service(upstream).routes(providers: [provider], defaultProvider: provider)
                 .first { $0.path == "/v1/swap" })
         let served = RequestPipeline(logger: logs.logger).wrap(route)
-        _ = try await served.handler(
-            F.form("code=the-code-value&code_verifier=verif-value"),
+        _ = try await served.handler.response(
+            to: F.form("code=the-code-value&code_verifier=verif-value"),
             RequestContext(routePath: "/v1/swap"))
         #expect(logs.all.count == 1)
         let line = try #require(logs.all.first)

@@ -7,29 +7,55 @@ extension TokenEndpoints {
     /// answer always carries a refresh token: the rotated one sealed, or else the
     /// client's own (resealed under the active key if an older key opened it, so old
     /// keys drain away; otherwise byte-for-byte what the client sent).
-    public func refresh(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "refresh_token") {
-            () async throws(TokenEndpointError) in
+    ///
+    /// Answers by callback (`Endpoint.Responder`): the hot path of the service, it runs
+    /// without a task when the provider call exchanges in place.
+    public func refresh(
+        _ request: HTTPRequest, provider: Provider,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        let finish: @Sendable (Result<HTTPResponse, TokenEndpointError>) -> Void = { result in
+            completion(Self.answer(result, provider: provider, grant: "refresh_token"))
+        }
+        let sealed: String
+        let opened: OpenedToken
+        let raw: String
+        do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(request)
-            guard let sealed = fields["refresh_token"] else {
+            guard let value = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
             }
-            let opened = try open(sealed, for: provider)
-            guard let raw = opened.plaintextString else {
+            sealed = value
+            opened = try open(sealed, for: provider)
+            guard let text = opened.plaintextString else {
                 metrics.sealingFailed(.open, reason: "not_utf8")
                 throw .unopenableToken
             }
-            let tokens = try await exchange(.refreshToken(raw), with: provider)
-            let answer: String
-            if let rotated = tokens.refreshToken, rotated != raw {
-                answer = try seal(rotated, for: provider)
-            } else if opened.sealedWithActiveKey {
-                answer = sealed
-            } else {
-                answer = try seal(raw, for: provider)
-            }
-            return Self.success(tokens, refreshToken: answer)
+            raw = text
+        } catch {
+            return finish(.failure(error))
         }
+        let sealedWithActiveKey = opened.sealedWithActiveKey
+        exchange(.refreshToken(raw), with: provider) { [self] exchanged in
+            finish(
+                Result { () throws(TokenEndpointError) in
+                    let tokens = try exchanged.get()
+                    let answer: String
+                    if let rotated = tokens.refreshToken, rotated != raw {
+                        answer = try seal(rotated, for: provider)
+                    } else if sealedWithActiveKey {
+                        answer = sealed
+                    } else {
+                        answer = try seal(raw, for: provider)
+                    }
+                    return Self.success(tokens, refreshToken: answer)
+                })
+        }
+    }
+
+    /// `refresh`, awaited.
+    public func refresh(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await Self.awaiting { refresh(request, provider: provider, completion: $0) }
     }
 
     /// Opens a sealed value of `kind` for this provider and client; any other kind,

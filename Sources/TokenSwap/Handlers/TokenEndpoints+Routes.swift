@@ -23,21 +23,23 @@ extension TokenEndpoints {
                         await handler(endpoints, request, provider)
                     }))
         }
-        func addRefresh(_ path: String, _ provider: Provider) {
+        typealias Responder =
+            @Sendable (TokenEndpoints, HTTPRequest, Provider, @escaping Endpoint.Respond) -> Void
+        // The hot paths (swap, refresh) answer by callback; the rest await.
+        func add(_ path: String, _ provider: Provider, responding responder: @escaping Responder) {
             let endpoints = self
             routes.append(
                 ServiceRoute(
                     .post, path,
                     handler: Endpoint(
                         .token,
-                        handle: { request, _ in await endpoints.refresh(request, provider: provider) },
-                        respond: { request, _, completion in
-                            endpoints.refresh(request, provider: provider, completion: completion)
+                        respond: { request, _, respond in
+                            responder(endpoints, request, provider, respond)
                         })))
         }
         func addAll(prefix: String, _ provider: Provider) {
-            add(prefix + "/swap", provider) { await $0.swap($1, provider: $2) }
-            addRefresh(prefix + "/refresh", provider)
+            add(prefix + "/swap", provider, responding: { $0.swap($1, provider: $2, completion: $3) })
+            add(prefix + "/refresh", provider, responding: { $0.refresh($1, provider: $2, completion: $3) })
             add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
@@ -50,8 +52,8 @@ extension TokenEndpoints {
             }
         }
         addAll(prefix: "/v1", defaultProvider)
-        add("/swap", defaultProvider) { await $0.swap($1, provider: $2) }
-        addRefresh("/refresh", defaultProvider)
+        add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $3) })
+        add("/refresh", defaultProvider, responding: { $0.refresh($1, provider: $2, completion: $3) })
         for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }

@@ -2,19 +2,38 @@ import HTTPCore
 
 extension TokenEndpoints {
     /// `POST /v1/swap`: an authorization code for tokens (RFC 6749 §4.1.3). The refresh
-    /// token, if the provider issued one, goes back sealed.
-    public func swap(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "authorization_code") {
-            () async throws(TokenEndpointError) in
+    /// token, if the provider issued one, goes back sealed. Answers by callback, as
+    /// `refresh` does.
+    public func swap(
+        _ request: HTTPRequest, provider: Provider,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        let finish: @Sendable (Result<HTTPResponse, TokenEndpointError>) -> Void = { result in
+            completion(Self.answer(result, provider: provider, grant: "authorization_code"))
+        }
+        let grant: TokenGrant
+        do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(request)
             guard let code = fields["code"] else { throw .invalidRequest("code is missing") }
-            let grant = TokenGrant.authorizationCode(
+            grant = TokenGrant.authorizationCode(
                 code: code, redirectURI: provider.redirectURI(forRequested: fields["redirect_uri"]),
                 codeVerifier: fields["code_verifier"])
-            let tokens = try await exchange(grant, with: provider)
-            var sealed: String?
-            if let raw = tokens.refreshToken { sealed = try seal(raw, for: provider) }
-            return Self.success(tokens, refreshToken: sealed)
+        } catch {
+            return finish(.failure(error))
         }
+        exchange(grant, with: provider) { [self] exchanged in
+            finish(
+                Result { () throws(TokenEndpointError) in
+                    let tokens = try exchanged.get()
+                    var sealed: String?
+                    if let raw = tokens.refreshToken { sealed = try seal(raw, for: provider) }
+                    return Self.success(tokens, refreshToken: sealed)
+                })
+        }
+    }
+
+    /// `swap`, awaited.
+    public func swap(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await Self.awaiting { swap(request, provider: provider, completion: $0) }
     }
 }

@@ -52,16 +52,50 @@ public struct TokenEndpoints: Sendable {
         }
     }
 
+    /// `exchange`, answering by callback: no task when the transport exchanges in place
+    /// (an idle pooled connection of the caller's loop).
+    func exchange(
+        _ grant: TokenGrant, with provider: Provider,
+        completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
+    ) {
+        transport.send(provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds) {
+            [self] result in
+            completion(
+                Result { () throws(TokenEndpointError) in
+                    let answer = try arrived(result, from: provider)
+                    return try interpreted(answer, from: provider) {
+                        (answer) throws(TokenEndpointError) in
+                        try provider.dialect.interpretToken(answer)
+                    }
+                })
+        }
+    }
+
     /// One call to one of the provider's endpoints: a failed exchange becomes CONTRACT
     /// §2's row, the answer goes through `interpret`, and the outcome is counted.
     func call<Answer>(
         _ provider: Provider, _ request: HTTPClientRequest,
         interpret: (HTTPResponse) throws(TokenEndpointError) -> Answer
     ) async throws(TokenEndpointError) -> Answer {
-        let answer: HTTPResponse
-        do {
-            answer = try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds)
+        let result: Result<HTTPResponse, HTTPClientError>
+        do throws(HTTPClientError) {
+            result = .success(
+                try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds))
         } catch {
+            result = .failure(error)
+        }
+        return try interpreted(try arrived(result, from: provider), from: provider, interpret)
+    }
+
+    /// The provider's answer, or the failed exchange as CONTRACT §2's row, counted and
+    /// logged.
+    private func arrived(_ result: Result<HTTPResponse, HTTPClientError>, from provider: Provider)
+        throws(TokenEndpointError) -> HTTPResponse
+    {
+        switch result {
+        case .success(let answer):
+            return answer
+        case .failure(let error):
             let outcome = UpstreamOutcome(error)
             metrics.upstream(provider: provider.name, outcome)
             // The class of failure and the client's reason (an address, errno text, the
@@ -75,6 +109,13 @@ public struct TokenEndpoints: Sendable {
                 ])
             throw TokenEndpointError(error)
         }
+    }
+
+    /// The provider's answer through `interpret`, the outcome counted.
+    private func interpreted<Answer>(
+        _ answer: HTTPResponse, from provider: Provider,
+        _ interpret: (HTTPResponse) throws(TokenEndpointError) -> Answer
+    ) throws(TokenEndpointError) -> Answer {
         do {
             let interpreted = try interpret(answer)
             metrics.upstream(provider: provider.name, .ok)

@@ -23,20 +23,42 @@ public struct Endpoint: Sendable {
         case discovery
     }
 
+    /// An endpoint that awaits: run as a task on the connection's loop.
     public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
+    public typealias Respond = @Sendable (EndpointAnswer) -> Void
+    /// An endpoint that answers by callback (`HTTPHandler.responding`): called on the
+    /// loop, it calls `respond` once. The token endpoints on the hot path (swap, refresh)
+    /// are written so.
+    public typealias Responder = @Sendable (HTTPRequest, ServiceContext, @escaping Respond) -> Void
 
-    /// The callback shape (experiment): called on the loop, answers once on the loop.
-    public typealias Responder =
-        @Sendable (HTTPRequest, ServiceContext, @escaping @Sendable (EndpointAnswer) -> Void) -> Void
+    enum Serving: Sendable {
+        case responding(Responder)
+        case awaiting(Handler)
+    }
 
     public let kind: Kind
-    public let handle: Handler
-    public let respond: Responder?
+    let serving: Serving
 
-    public init(_ kind: Kind, handle: @escaping Handler, respond: Responder? = nil) {
+    public init(_ kind: Kind, handle: @escaping Handler) {
         self.kind = kind
-        self.handle = handle
-        self.respond = respond
+        self.serving = .awaiting(handle)
+    }
+
+    public init(_ kind: Kind, respond: @escaping Responder) {
+        self.kind = kind
+        self.serving = .responding(respond)
+    }
+
+    /// The endpoint's answer to `request`, awaited whichever its shape.
+    public func answer(_ request: HTTPRequest, _ context: ServiceContext) async -> EndpointAnswer {
+        switch serving {
+        case .awaiting(let handle):
+            return await handle(request, context)
+        case .responding(let respond):
+            return await withCheckedContinuation { continuation in
+                respond(request, context) { continuation.resume(returning: $0) }
+            }
+        }
     }
 }
 

@@ -39,34 +39,27 @@ public struct RequestPipeline: Sendable {
         let kind = route.handler.kind
         let series =
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        return route.map { endpoint in
-            { request, server in
-                let (context, refused) = pipeline.begin(request, server, kind: kind)
-                let answer: EndpointAnswer
-                if let refused { answer = refused } else { answer = await endpoint.handle(request, context) }
-                return pipeline.finish(request, answer, context, server, kind: kind, series: series)
+        let finish: @Sendable (HTTPRequest, EndpointAnswer, ServiceContext, RequestContext)
+            -> HTTPResponse = { request, answer, context, server in
+                pipeline.finish(request, answer, context, server, kind: kind, series: series)
             }
-        }
-    }
-
-    /// The route as the server serves it: through the endpoint's responder when it has
-    /// one (experiment), else its async handler.
-    public func serve(_ route: ServiceRoute) -> Route<Serving> {
-        guard let responder = route.handler.respond else { return wrap(route).map(Serving.awaiting) }
-        let pipeline = self
-        let kind = route.handler.kind
-        let series =
-            kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        return route.map { _ in
-            .responding { request, server, respond in
-                let (context, refused) = pipeline.begin(request, server, kind: kind)
-                if let refused {
-                    return respond(
-                        pipeline.finish(request, refused, context, server, kind: kind, series: series))
+        switch route.handler.serving {
+        case .responding(let endpoint):
+            return route.map { _ in
+                .responding { request, server, respond in
+                    let (context, refused) = pipeline.begin(request, server, kind: kind)
+                    if let refused { return respond(finish(request, refused, context, server)) }
+                    endpoint(request, context) { answer in
+                        respond(finish(request, answer, context, server))
+                    }
                 }
-                responder(request, context) { answer in
-                    respond(
-                        pipeline.finish(request, answer, context, server, kind: kind, series: series))
+            }
+        case .awaiting(let endpoint):
+            return route.map { _ in
+                .awaiting { request, server in
+                    let (context, refused) = pipeline.begin(request, server, kind: kind)
+                    if let refused { return finish(request, refused, context, server) }
+                    return finish(request, await endpoint(request, context), context, server)
                 }
             }
         }

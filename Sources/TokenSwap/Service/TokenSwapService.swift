@@ -81,8 +81,8 @@ public final class TokenSwapService: Sendable {
             + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
         let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations }
-        let main = Router(serving: routes.filter { !onAdmin($0) }.map(pipeline.serve))
-        let admin = Router(serving: routes.filter(onAdmin).map(pipeline.serve))
+        let main = Router(routes.filter { !onAdmin($0) }.map(pipeline.wrap))
+        let admin = Router(routes.filter(onAdmin).map(pipeline.wrap))
         self.adminRouter = separateAdmin ? admin : nil
         var serverConfiguration = serverConfiguration
         if let tls = configuration.tls {

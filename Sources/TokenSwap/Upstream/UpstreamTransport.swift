@@ -9,7 +9,9 @@ public protocol UpstreamTransport: Sendable {
     func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError)
         -> HTTPResponse
 
-    /// The same call shaped as a callback (experiment); by default through a task.
+    /// The same call answering by callback, for the endpoints that answer so (swap,
+    /// refresh). `HTTPClient` exchanges in place when it can; this default awaits `send`
+    /// in a task (the in-process transports: the sandbox, test doubles).
     func send(
         _ request: HTTPClientRequest, timeoutSeconds: Double,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void)
