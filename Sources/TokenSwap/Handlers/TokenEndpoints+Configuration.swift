@@ -3,7 +3,7 @@ import Logging
 extension TokenEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    public init(
+    public convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {

@@ -6,7 +6,10 @@ import Sealing
 /// The swap, refresh, device and lifecycle endpoints (CONTRACT §2, §7, §8) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
 /// failure is a `TokenEndpointError`, turned into a response in one place.
-public struct TokenEndpoints: Sendable {
+///
+/// A class: the endpoints that answer by callback capture it in their closures, one
+/// retain rather than one per field.
+public final class TokenEndpoints: Sendable {
     public let keyRing: KeyRing
     public let transport: any UpstreamTransport
     public let upstreamTimeoutSeconds: Double

@@ -1,7 +1,12 @@
 import HTTPClient
 
 /// A named upstream OAuth 2.0 authorization server, validated and immutable.
-public struct Provider: Sendable, Hashable {
+///
+/// A class, not a struct: every request's closures carry their provider, and a struct of
+/// this many strings and arrays costs a retain and a release per field on every copy
+/// (BENCHMARKS.md: retain/release traffic was the largest user-space cost of a refresh).
+/// Equal when every field is equal.
+public final class Provider: Sendable, Hashable {
     /// `[a-z0-9-]{1,32}`; the path segment in `/v1/<name>/swap` and part of what a sealed
     /// token is bound to.
     public let name: String
@@ -51,6 +56,22 @@ public struct Provider: Sendable, Hashable {
         self.lifecycle = lifecycle
         self.basicCredentials = Secret(
             Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
+    }
+
+    public static func == (a: Provider, b: Provider) -> Bool {
+        a === b
+            || (a.name == b.name && a.preset == b.preset && a.tokenURL == b.tokenURL
+                && a.clientID == b.clientID && a.clientSecret == b.clientSecret
+                && a.authMethod == b.authMethod && a.redirectURI == b.redirectURI
+                && a.allowedRedirectURIs == b.allowedRedirectURIs && a.dialect == b.dialect
+                && a.device == b.device && a.legacyDecoders == b.legacyDecoders
+                && a.lifecycle == b.lifecycle)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(tokenURL)
+        hasher.combine(clientID)
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.
