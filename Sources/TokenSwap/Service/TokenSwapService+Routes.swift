@@ -25,20 +25,24 @@ extension TokenSwapService {
         [
             ServiceRoute(
                 .get, "/healthz",
-                handler: Endpoint(.operations) { _, _ in
-                    EndpointAnswer(json(.ok, #"{"status":"ok"}"#))
-                }),
+                // Probes come often and need no task: answered in place.
+                handler: Endpoint(
+                    .operations,
+                    respond: { _, _, respond in respond(EndpointAnswer(json(.ok, #"{"status":"ok"}"#))) })),
             ServiceRoute(
                 .get, "/readyz",
-                handler: Endpoint(.operations) { _, _ in
-                    EndpointAnswer(
-                        readiness.isReady
-                            ? json(.ok, #"{"status":"ready"}"#)
-                            : OAuthErrorResponse.make(
-                                .serviceUnavailable, code: "draining",
-                                description: "The service is shutting down.",
-                                headers: operationsHeaders))
-                }),
+                handler: Endpoint(
+                    .operations,
+                    respond: { _, _, respond in
+                        respond(
+                            EndpointAnswer(
+                                readiness.isReady
+                                    ? json(.ok, #"{"status":"ready"}"#)
+                                    : OAuthErrorResponse.make(
+                                        .serviceUnavailable, code: "draining",
+                                        description: "The service is shutting down.",
+                                        headers: operationsHeaders)))
+                    })),
             ServiceRoute(
                 .get, "/metrics",
                 handler: Endpoint(.operations) { _, _ in
