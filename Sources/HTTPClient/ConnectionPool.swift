@@ -1,5 +1,5 @@
-import TLS
 import Synchronization
+import TLS
 import Transport
 
 /// The keep-alive connections of one origin on one event loop: at most `maxConnections` open (idle, busy

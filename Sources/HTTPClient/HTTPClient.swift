@@ -1,6 +1,6 @@
-import TLS
 import HTTPCore
 import Synchronization
+import TLS
 import Transport
 
 /// The upstream HTTP/1.1 client: per-origin pools of keep-alive connections over the

@@ -23,7 +23,8 @@ extension Route where Handler == HTTPHandler {
     /// A route served by an async function (`HTTPHandler.awaiting`).
     public init(
         _ method: HTTPMethod, _ path: String,
-        awaiting handler: @escaping @Sendable (HTTPRequest, RequestContext) async throws
+        awaiting handler:
+            @escaping @Sendable (HTTPRequest, RequestContext) async throws
             -> HTTPResponse
     ) {
         self.init(method, path, handler: .awaiting(handler))

@@ -20,7 +20,8 @@ import Transport
         await withCheckedContinuation { continuation in
             loop.execute {
                 client.send(request, deadline: .after(seconds: 5)) { result in
-                    continuation.resume(returning: Answer(result: result, answeredOnLoop: loop.inLoop))
+                    continuation.resume(
+                        returning: Answer(result: result, answeredOnLoop: loop.inLoop))
                 }
             }
         }
@@ -35,7 +36,8 @@ import Transport
         let pool = client.pool(for: try UpstreamURL(url).origin, on: loop)
 
         // No idle connection yet: the async path opens one (in a task on the loop).
-        let first = await Self.send(client, try HTTPClientRequest(method: .post, url: url + "/ok"), from: loop)
+        let first = await Self.send(
+            client, try HTTPClientRequest(method: .post, url: url + "/ok"), from: loop)
         #expect(try first.result.get().body == Array("hello".utf8))
         #expect(first.answeredOnLoop)
         let opened = pool.idleConnections
@@ -44,9 +46,13 @@ import Transport
         // Now in place, on the same connection.
         for round in 0..<3 {
             let answer = await Self.send(
-                client, try HTTPClientRequest(method: .post, url: url + "/echo", body: Array("r\(round)".utf8)),
+                client,
+                try HTTPClientRequest(
+                    method: .post, url: url + "/echo", body: Array("r\(round)".utf8)),
                 from: loop)
-            #expect(String(decoding: try answer.result.get().body, as: UTF8.self) == "POST /echo\nr\(round)")
+            #expect(
+                String(decoding: try answer.result.get().body, as: UTF8.self)
+                    == "POST /echo\nr\(round)")
             #expect(answer.answeredOnLoop)
             #expect(pool.idleConnections.count == 1)
             #expect(pool.idleConnections.first === opened.first)
@@ -60,7 +66,8 @@ import Transport
         let url = "http://127.0.0.1:\(stub.port)"
         let loop = client.group.loops[0]
         let pool = client.pool(for: try UpstreamURL(url).origin, on: loop)
-        let first = await Self.send(client, try HTTPClientRequest(method: .post, url: url + "/ok"), from: loop)
+        let first = await Self.send(
+            client, try HTTPClientRequest(method: .post, url: url + "/ok"), from: loop)
         #expect(try first.result.get().status == .ok)
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
@@ -68,7 +75,8 @@ import Transport
         try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
 
         let second = await Self.send(
-            client, try HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
+            client,
+            try HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
             from: loop)
         #expect(String(decoding: try second.result.get().body, as: UTF8.self) == "POST /echo\nonce")
         #expect(second.answeredOnLoop)
@@ -83,7 +91,9 @@ import Transport
         let request = try HTTPClientRequest(method: .post, url: url + "/ok")
         let answered: Result<HTTPResponse, HTTPClientError> = await withCheckedContinuation {
             continuation in
-            client.send(request, deadline: .after(seconds: 5)) { continuation.resume(returning: $0) }
+            client.send(request, deadline: .after(seconds: 5)) {
+                continuation.resume(returning: $0)
+            }
         }
         #expect(try answered.get().body == Array("hello".utf8))
 

@@ -35,21 +35,26 @@ import Testing
             transport: upstream, upstreamTimeoutSeconds: 2, logger: LogCapture().logger,
             metrics: metrics)
         let swap = await service.swap(
-            TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider).response
+            TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
+        ).response
         #expect(swap.status.code == 200)
-        let sealed = try #require(try TokenEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
+        let sealed = try #require(
+            try TokenEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
         for _ in 0..<7 {
             _ = await service.swap(
-                TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider).response
+                TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
+            ).response
         }
         let refresh = await service.refresh(
             TokenEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
-            provider: provider).response
+            provider: provider
+        ).response
         #expect(refresh.status.code == 200)
         let tampered = await service.refresh(
             TokenEndpointsFixtures.form(
                 "refresh_token=\(sealed.dropLast(3))AAA", path: "/v1/refresh"),
-            provider: provider).response
+            provider: provider
+        ).response
         #expect(tampered.status.code == 400)
 
         let text = await Self.text(metrics)
@@ -124,11 +129,12 @@ import Testing
             ))
         for _ in 0..<3 {
             _ = try await token.handler.response(
-            to: HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"),
+                to: HTTPRequest(method: .post, target: "/v1/swap?code=secret-in-query"),
                 RequestContext(routePath: "/v1/swap"))
         }
         _ = try await health.handler.response(
-            to: HTTPRequest(method: .get, target: "/healthz"), RequestContext(routePath: "/healthz"))
+            to: HTTPRequest(method: .get, target: "/healthz"), RequestContext(routePath: "/healthz")
+        )
         let text = await Self.text(metrics)
         #expect(
             text.contains(

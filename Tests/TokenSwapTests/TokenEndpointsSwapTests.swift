@@ -17,7 +17,8 @@ import Testing
         let provider = try F.provider()
         let response = try await F.service(upstream).swap(
             F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"),
-            provider: provider).response
+            provider: provider
+        ).response
         #expect(response.status.code == 200)
         TokenEndpointErrorTests.expectTokenHeaders(response)
 
@@ -52,7 +53,8 @@ import Testing
     @Test func postAuthSendsTheSecretInTheBody() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let provider = try F.provider(name: "linkedin", auth: .clientSecretPost)
-        _ = try await F.service(upstream).swap(F.json(#"{"code":"c1"}"#), provider: provider).response
+        _ = try await F.service(upstream).swap(F.json(#"{"code":"c1"}"#), provider: provider)
+            .response
         let sent = try #require(upstream.requests.first)
         #expect(sent.headers["Authorization"] == nil)
         let fields = try F.sentFields(sent)
@@ -78,7 +80,8 @@ import Testing
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a","expires_in":60}"#))
         let response = try await F.service(upstream).swap(
-            F.form("code=c"), provider: try F.provider()).response
+            F.form("code=c"), provider: try F.provider()
+        ).response
         #expect(response.status.code == 200)
         #expect(try F.body(response)["refresh_token"] == nil)
     }
@@ -86,7 +89,8 @@ import Testing
     @Test(arguments: ["", "code=", "code=(null)", "code_verifier=x", "code=%zz"])
     func missingOrMalformedCodeNeverCallsTheProvider(body: String) async throws {
         let upstream = RecordingUpstream()
-        let response = try await F.service(upstream).swap(F.form(body), provider: try F.provider()).response
+        let response = try await F.service(upstream).swap(F.form(body), provider: try F.provider())
+            .response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -98,7 +102,8 @@ import Testing
             method: .post, target: "/v1/swap",
             headers: HTTPHeaders([("Content-Type", "text/plain")]),
             body: Array("code=c".utf8))
-        let response = try await F.service(upstream).swap(request, provider: try F.provider()).response
+        let response = try await F.service(upstream).swap(request, provider: try F.provider())
+            .response
         #expect(response.status.code == 415)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -138,7 +143,8 @@ import Testing
         async throws
     {
         let response = try await F.service(RecordingUpstream(answer)).swap(
-            F.form("code=c"), provider: try F.provider()).response
+            F.form("code=c"), provider: try F.provider()
+        ).response
         #expect(response.status.code == status)
         #expect(try F.body(response)["error"]?.stringValue == code)
         TokenEndpointErrorTests.expectTokenHeaders(response)

@@ -21,11 +21,13 @@ extension TokenEndpoints {
         switch result {
         case .success(let response):
             EndpointAnswer(
-                response, outcome: RequestOutcome(provider: provider.name, grant: grant, result: "ok"))
+                response,
+                outcome: RequestOutcome(provider: provider.name, grant: grant, result: "ok"))
         case .failure(let error):
             EndpointAnswer(
                 error.response,
-                outcome: RequestOutcome(provider: provider.name, grant: grant, result: error.errorCode))
+                outcome: RequestOutcome(
+                    provider: provider.name, grant: grant, result: error.errorCode))
         }
     }
 

@@ -38,8 +38,12 @@ extension TokenEndpoints {
                         })))
         }
         func addAll(prefix: String, _ provider: Provider) {
-            add(prefix + "/swap", provider, responding: { $0.swap($1, provider: $2, completion: $3) })
-            add(prefix + "/refresh", provider, responding: { $0.refresh($1, provider: $2, completion: $3) })
+            add(
+                prefix + "/swap", provider,
+                responding: { $0.swap($1, provider: $2, completion: $3) })
+            add(
+                prefix + "/refresh", provider,
+                responding: { $0.refresh($1, provider: $2, completion: $3) })
             add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
@@ -53,7 +57,9 @@ extension TokenEndpoints {
         }
         addAll(prefix: "/v1", defaultProvider)
         add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $3) })
-        add("/refresh", defaultProvider, responding: { $0.refresh($1, provider: $2, completion: $3) })
+        add(
+            "/refresh", defaultProvider,
+            responding: { $0.refresh($1, provider: $2, completion: $3) })
         for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }

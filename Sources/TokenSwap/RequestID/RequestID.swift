@@ -23,7 +23,8 @@ public enum RequestID {
     /// system call per request); the kernel's generator if OpenSSL ever fails.
     public static func mint() -> String {
         let (high, low) =
-            SecureRandom.words() ?? {
+            SecureRandom.words()
+            ?? {
                 var generator = SystemRandomNumberGenerator()
                 return (generator.next(), generator.next())
             }()

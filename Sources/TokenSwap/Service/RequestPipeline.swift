@@ -39,10 +39,11 @@ public struct RequestPipeline: Sendable {
         let kind = route.handler.kind
         let series =
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        let finish: @Sendable (HTTPRequest, EndpointAnswer, ServiceContext, RequestContext)
-            -> HTTPResponse = { request, answer, context, server in
-                pipeline.finish(request, answer, context, server, kind: kind, series: series)
-            }
+        let finish:
+            @Sendable (HTTPRequest, EndpointAnswer, ServiceContext, RequestContext)
+                -> HTTPResponse = { request, answer, context, server in
+                    pipeline.finish(request, answer, context, server, kind: kind, series: series)
+                }
         switch route.handler.serving {
         case .responding(let endpoint):
             return route.map { _ in
@@ -147,6 +148,7 @@ public struct RequestPipeline: Sendable {
         }
         // A request a token endpoint served names itself so; one refused before (rate
         // limit) is a plain request line with its outcome.
-        logger.info(answer.outcome?.provider == nil ? "request" : "token request", metadata: metadata)
+        logger.info(
+            answer.outcome?.provider == nil ? "request" : "token request", metadata: metadata)
     }
 }

@@ -28,7 +28,9 @@ extension TokenSwapService {
                 // Probes come often and need no task: answered in place.
                 handler: Endpoint(
                     .operations,
-                    respond: { _, _, respond in respond(EndpointAnswer(json(.ok, #"{"status":"ok"}"#))) })),
+                    respond: { _, _, respond in
+                        respond(EndpointAnswer(json(.ok, #"{"status":"ok"}"#)))
+                    })),
             ServiceRoute(
                 .get, "/readyz",
                 handler: Endpoint(

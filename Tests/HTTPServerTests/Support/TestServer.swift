@@ -38,17 +38,21 @@ enum TestServer {
             throw SecretFailure()
         },
         // A responding handler that answers before it returns.
-        Route(.get, "/respond-now", handler: .responding { request, _, respond in
-            respond(HTTPResponse(status: .ok, body: Array("now \(request.query ?? "")".utf8)))
-        }),
+        Route(
+            .get, "/respond-now",
+            handler: .responding { request, _, respond in
+                respond(HTTPResponse(status: .ok, body: Array("now \(request.query ?? "")".utf8)))
+            }),
         // A responding handler that answers later, from a thread that is not the loop's.
-        Route(.get, "/respond-elsewhere", handler: .responding { request, _, respond in
-            let millis = Int(request.query ?? "0") ?? 0
-            Task.detached {
-                try? await Task.sleep(for: .milliseconds(millis))
-                respond(HTTPResponse(status: .ok, body: Array("elsewhere \(millis)".utf8)))
-            }
-        }),
+        Route(
+            .get, "/respond-elsewhere",
+            handler: .responding { request, _, respond in
+                let millis = Int(request.query ?? "0") ?? 0
+                Task.detached {
+                    try? await Task.sleep(for: .milliseconds(millis))
+                    respond(HTTPResponse(status: .ok, body: Array("elsewhere \(millis)".utf8)))
+                }
+            }),
         // A big body, for the write deadline with a client that never reads.
         Route(.get, "/big") { _, _ in
             HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: 8 * 1024 * 1024))

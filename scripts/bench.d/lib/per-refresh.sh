@@ -5,7 +5,8 @@
 # start-up, the swap and shutdown cancelled out.
 # The caller sets few, many, stub_port, ts_port and defines `launch` (starts the binary
 # under its counter, given the environment as arguments) and `counted` (prints the count
-# after the process ended); then calls `per_refresh BINARY-ARG LABEL`.
+# after the process ended); then calls `per_refresh BINARY-ARG LABEL`. KEEP_WORK=1 keeps
+# the scratch directory (the stub's files, the counters' output).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
@@ -71,12 +72,12 @@ PY
     counted
 }
 
-per_refresh() { # binary label
+per_refresh() { # binary label [the binary's name to print]
     start_stub
     local a b
     a="$(run_counted "$1" "$few")"
     b="$(run_counted "$1" "$many")"
-    echo "# $1"
+    echo "# ${3:-$1}"
     echo "# $2: $few refreshes $a, $many refreshes $b"
     awk -v a="$a" -v b="$b" -v n=$((many - few)) -v label="$2" \
         'BEGIN { printf "%s per refresh: %.1f\n", label, (b - a) / n }'
