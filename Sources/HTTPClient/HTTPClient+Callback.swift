@@ -12,11 +12,16 @@ extension HTTPClient {
         _ request: HTTPClientRequest, deadline: Deadline,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) {
-        guard let loop = group.loops.first(where: \.inLoop),
-            let connection = pool(for: request.origin, on: loop).takeIdle(),
+        // Encoded before an idle connection is taken: a request that does not encode
+        // fails in the async path, and the connection stays in the pool.
+        guard !isShutDown.load(ordering: .relaxed),
+            let loop = group.loops.first(where: \.inLoop),
             let wire = try? Self.encode(request)
         else { return sendInTask(request, deadline: deadline, completion: completion) }
         let pool = pool(for: request.origin, on: loop)
+        guard let connection = pool.takeIdle() else {
+            return sendInTask(request, deadline: deadline, completion: completion)
+        }
         connection.exchange(wire, method: request.method, deadline: deadline) { [self] answer in
             switch answer {
             case .success(let answer):

@@ -19,7 +19,7 @@ public final class HTTPClient: Sendable {
     /// One pool per origin and event loop: a connection is used only on the loop that
     /// owns it, by callers running on that loop.
     private let pools = Mutex<[PoolKey: ConnectionPool]>([:])
-    private let isShutDown = Atomic<Bool>(false)
+    let isShutDown = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - eventLoopGroup: the loops connections live on; nil creates one loop per core

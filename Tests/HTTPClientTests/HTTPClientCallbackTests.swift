@@ -57,6 +57,19 @@ import Transport
             #expect(pool.idleConnections.count == 1)
             #expect(pool.idleConnections.first === opened.first)
         }
+
+        // A request that cannot be encoded is refused, and the idle connection stays.
+        var headers = HTTPHeaders()
+        headers.add(name: "X-Split", value: "a\r\nInjected: 1")
+        let refused = await Self.send(
+            client, try HTTPClientRequest(method: .post, url: url + "/ok", headers: headers),
+            from: loop)
+        guard case .failure(.invalidRequest) = refused.result else {
+            Issue.record("expected invalidRequest, got \(refused.result)")
+            return
+        }
+        #expect(pool.idleConnections.count == 1)
+        #expect(pool.idleConnections.first === opened.first)
     }
 
     @Test func aPooledConnectionTheServerClosedIsRetriedThroughTheAsyncPath() async throws {
