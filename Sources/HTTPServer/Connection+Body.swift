@@ -87,7 +87,8 @@ extension Connection {
         case .handler(.responding(let responder), let routePath):
             let loop = channel.loop
             handlerRunning = true
-            responder(request, RequestContext(routePath: routePath)) { [self] response in
+            let context = RequestContext(routePath: routePath, executor: loop)
+            responder(request, context) { [self] response in
                 // In place only when called later on the loop: an answer given before the
                 // responder returned would recurse through pipelined requests, and one
                 // from another thread must not touch the connection.
@@ -99,7 +100,7 @@ extension Connection {
             }
             handlerRunning = false
         case .handler(.awaiting(let handler), let routePath):
-            let context = RequestContext(routePath: routePath)
+            let context = RequestContext(routePath: routePath, executor: channel.loop)
             Task(executorPreference: channel.loop) { [self] in
                 let response: HTTPResponse
                 do {

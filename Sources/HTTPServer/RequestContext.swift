@@ -5,9 +5,17 @@ public struct RequestContext: Sendable {
     public var routePath: String
     /// When the request was complete and handed to its handler.
     public var started: ContinuousClock.Instant
+    /// The event loop that owns the connection, as an executor: a responding handler that
+    /// needs a task starts it here (`Task(executorPreference:)`), so it stays on the
+    /// connection's thread. nil outside a server (tests calling a handler directly).
+    public var executor: (any TaskExecutor)?
 
-    public init(routePath: String, started: ContinuousClock.Instant = .now) {
+    public init(
+        routePath: String, started: ContinuousClock.Instant = .now,
+        executor: (any TaskExecutor)? = nil
+    ) {
         self.routePath = routePath
         self.started = started
+        self.executor = executor
     }
 }

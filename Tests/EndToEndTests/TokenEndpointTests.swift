@@ -64,6 +64,35 @@ import Testing
             ]) == 0)
     }
 
+    /// The device grant through the one token endpoint (as a standard client polls):
+    /// pending, then the tokens once the user approved, as `/device/token` answers.
+    @Test func theDeviceGrantPollsThroughTheTokenEndpoint() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let code = try await DeviceFlow.requestCode(server.port)
+        let sealed = try #require(code.string("device_code"))
+        let userCode = try #require(code.string("user_code"))
+        let poll = {
+            try await Exchange.form(
+                "/v1/token", port: server.port,
+                [
+                    ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                    ("device_code", sealed),
+                ])
+        }
+        let pending = try await poll()
+        #expect(pending.status == 400)
+        #expect(pending.error == "authorization_pending")
+
+        #expect(try await DeviceFlow.decide(server.port, userCode: userCode).status == 200)
+        try await DeviceFlow.wait(seconds: 1)
+        let tokens = try await poll()
+        #expect(tokens.status == 200, "\(tokens)")
+        #expect(tokens.string("access_token")?.hasPrefix("sba-") == true)
+        let refreshToken = try #require(tokens.string("refresh_token"))
+        #expect(!refreshToken.hasPrefix("sbr-"), "the refresh token is sealed")
+        #expect(try await server.stop() == 0)
+    }
+
     @Test func refusalsNeverReachTheProvider() async throws {
         let stack = try await StubStack.start()
         let basicWrong = "Basic " + Data("someone-else:".utf8).base64EncodedString()

@@ -24,8 +24,11 @@ extension TokenEndpoints {
                     }))
         }
         typealias Responder =
-            @Sendable (TokenEndpoints, HTTPRequest, Provider, @escaping Endpoint.Respond) -> Void
-        // The hot paths (swap, refresh) answer by callback; the rest await.
+            @Sendable (
+                TokenEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
+            ) -> Void
+        // The hot paths (swap, refresh, the token endpoint) answer by callback; the rest
+        // await.
         func add(_ path: String, _ provider: Provider, responding responder: @escaping Responder) {
             let endpoints = self
             routes.append(
@@ -33,18 +36,20 @@ extension TokenEndpoints {
                     .post, path,
                     handler: Endpoint(
                         .token,
-                        respond: { request, _, respond in
-                            responder(endpoints, request, provider, respond)
+                        respond: { request, context, respond in
+                            responder(endpoints, request, provider, context, respond)
                         })))
         }
         func addAll(prefix: String, _ provider: Provider) {
             add(
                 prefix + "/swap", provider,
-                responding: { $0.swap($1, provider: $2, completion: $3) })
+                responding: { $0.swap($1, provider: $2, completion: $4) })
             add(
                 prefix + "/refresh", provider,
-                responding: { $0.refresh($1, provider: $2, completion: $3) })
-            add(prefix + "/token", provider) { await $0.token($1, provider: $2) }
+                responding: { $0.refresh($1, provider: $2, completion: $4) })
+            add(
+                prefix + "/token", provider,
+                responding: { $0.token($1, provider: $2, executor: $3.executor, completion: $4) })
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
             if provider.device != nil {
@@ -56,10 +61,10 @@ extension TokenEndpoints {
             }
         }
         addAll(prefix: "/v1", defaultProvider)
-        add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $3) })
+        add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $4) })
         add(
             "/refresh", defaultProvider,
-            responding: { $0.refresh($1, provider: $2, completion: $3) })
+            responding: { $0.refresh($1, provider: $2, completion: $4) })
         for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
         return routes
     }

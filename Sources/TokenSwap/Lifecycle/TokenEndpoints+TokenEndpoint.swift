@@ -7,7 +7,13 @@ extension TokenEndpoints {
     /// `/v1/swap`, `/v1/refresh` and `/device/token` do. Clients are public
     /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
     /// provider's, else `401 invalid_client` (§5.2).
-    public func token(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+    ///
+    /// Answers by callback, as swap and refresh do (standard clients refresh here); the
+    /// device grant, which awaits, runs as a task on `executor` (the connection's loop).
+    public func token(
+        _ request: HTTPRequest, provider: Provider, executor: (any TaskExecutor)?,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
         let grantType: String
         do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(
@@ -24,23 +30,26 @@ extension TokenEndpoints {
             }
             grantType = value
         } catch {
-            return await refused(request, provider: provider, error)
+            // Refused before any grant ran, logged like the others.
+            return completion(Self.answer(.failure(error), provider: provider, grant: "token"))
         }
         switch grantType {
-        case TokenGrant.authorizationCodeType: return await swap(request, provider: provider)
-        case TokenGrant.refreshTokenType: return await refresh(request, provider: provider)
+        case TokenGrant.authorizationCodeType:
+            swap(request, provider: provider, completion: completion)
+        case TokenGrant.refreshTokenType:
+            refresh(request, provider: provider, completion: completion)
         case ProviderDialect.deviceGrantType where provider.device != nil:
-            return await deviceToken(request, provider: provider)
-        default: return await refused(request, provider: provider, .unsupportedGrantType)
+            Task(executorPreference: executor) { [self] in
+                completion(await deviceToken(request, provider: provider))
+            }
+        default:
+            completion(
+                Self.answer(.failure(.unsupportedGrantType), provider: provider, grant: "token"))
         }
     }
 
-    /// A token endpoint request refused before any grant ran, logged like the others.
-    private func refused(_ request: HTTPRequest, provider: Provider, _ error: TokenEndpointError)
-        async -> EndpointAnswer
-    {
-        await answer(provider: provider, grant: "token") {
-            () async throws(TokenEndpointError) -> HTTPResponse in throw error
-        }
+    /// `token`, awaited.
+    public func token(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await Self.awaiting { token(request, provider: provider, executor: nil, completion: $0) }
     }
 }

@@ -73,7 +73,7 @@ public struct RequestPipeline: Sendable {
     {
         let context = ServiceContext(
             requestID: RequestID.resolve(request.headers[RequestID.headerName]),
-            routePath: server.routePath)
+            routePath: server.routePath, executor: server.executor)
         guard kind == .token, let limited = limit(request) else { return (context, nil) }
         return (
             context,
