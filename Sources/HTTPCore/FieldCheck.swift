@@ -3,11 +3,11 @@
 /// from input can end a line or start a new field.
 enum FieldCheck {
     static func isValidName(_ name: String) -> Bool {
-        !name.utf8.isEmpty && name.utf8.allSatisfy(HTTPGrammar.isToken)
+        !name.utf8.isEmpty && allBytes(of: name, satisfy: HTTPGrammar.isToken)
     }
 
     static func isValidValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy(HTTPGrammar.isFieldValue)
+        allBytes(of: value, satisfy: HTTPGrammar.isFieldValue)
     }
 
     /// Fields whose value is decided by the encoder from the message itself (framing and
@@ -16,5 +16,14 @@ enum FieldCheck {
         HTTPHeaders.namesMatch(name, "Content-Length")
             || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
             || HTTPHeaders.namesMatch(name, "Connection")
+    }
+
+    /// Whether every UTF-8 byte of `text` passes `test`: over the string's own storage
+    /// when it has it (every native string), which is several times quicker per byte
+    /// than walking its `UTF8View`.
+    @inline(__always)
+    static func allBytes(of text: String, satisfy test: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) }
+            ?? text.utf8.allSatisfy(test)
     }
 }

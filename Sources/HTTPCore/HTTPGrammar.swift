@@ -18,8 +18,12 @@ public enum HTTPGrammar {
     /// literal in brackets, `:` port; so unreserved, pct-encoded (`%`, checked by the
     /// caller), sub-delims, `:`, `[`, `]`. Not `@` (no userinfo in http(s) URIs, RFC 9110
     /// §4.2.4), not `/`, `?`, `#` (they end or follow the authority).
-    static let authorityTable: [Bool] = (0...255).map { b -> Bool in
-        switch UInt8(b) {
+    ///
+    /// A `switch`, not a table in a global: the compiler makes it a bit test, and a global
+    /// would cost a lazy-initialisation check on every byte.
+    @inline(__always)
+    static func isAuthority(_ byte: UInt8) -> Bool {
+        switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
@@ -33,12 +37,11 @@ public enum HTTPGrammar {
         }
     }
 
-    @inline(__always)
-    static func isAuthority(_ byte: UInt8) -> Bool { authorityTable[Int(byte)] }
-
     /// tchar (RFC 9110 §5.6.2).
-    static let tokenTable: [Bool] = (0...255).map { b -> Bool in
-        switch UInt8(b) {
+    /// A `switch`, as `isAuthority`.
+    @inline(__always)
+    public static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
@@ -50,9 +53,6 @@ public enum HTTPGrammar {
         default: false
         }
     }
-
-    @inline(__always)
-    public static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
 
     /// field-vchar / SP / HTAB (RFC 9110 §5.5): VCHAR, obs-text, and whitespace. Excludes
     /// NUL, CR, LF and the other controls, which RFC 9110 §5.5 says to reject.

@@ -111,11 +111,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// ASCII case-insensitive comparison; field names are tokens (RFC 9110 §5.1).
     public static func namesMatch(_ a: String, _ b: String) -> Bool {
-        bytesMatch(a.utf8, b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Over the strings' own storage when they have it (every native string).
+        let contiguous: Bool?? = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in bytesMatch(a, b) }
+        }
+        return (contiguous ?? nil) ?? bytesMatch(a.utf8, b.utf8)
     }
 
     private static func name(_ range: FieldRange, in head: [UInt8], is name: String) -> Bool {
-        bytesMatch(head[range.name], name.utf8)
+        name.utf8.withContiguousStorageIfAvailable { bytesMatch(head[range.name], $0) }
+            ?? bytesMatch(head[range.name], name.utf8)
     }
 
     private static func bytesMatch<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B)

@@ -31,21 +31,22 @@ public struct RequestEncoder: Sendable {
     private mutating func write(_ request: HTTPRequest, host: String) throws(HTTPEncodingError) {
         let method = request.method.rawValue
         guard FieldCheck.isValidName(method) else { throw .invalidMethod }
-        let target = request.target.utf8
-        guard !target.isEmpty, target.allSatisfy(HTTPGrammar.isVisible) else {
+        let target = request.target
+        guard !target.isEmpty, FieldCheck.allBytes(of: target, satisfy: HTTPGrammar.isVisible)
+        else {
             throw .invalidTarget
         }
-        let hostBytes = Array(host.utf8)
-        let validHost = hostBytes.withUnsafeBytes {
-            !$0.isEmpty && FieldSemantics.isValidHost($0, 0..<$0.count)
+        var host = host
+        let validHost = host.withUTF8 {
+            !$0.isEmpty && FieldSemantics.isValidHost(UnsafeRawBufferPointer($0), 0..<$0.count)
         }
         guard validHost else { throw .invalidHost }
 
         bytes.append(contentsOf: method.utf8)
         bytes.append(HTTPGrammar.space)
-        bytes.append(contentsOf: target)
+        bytes.append(contentsOf: target.utf8)
         bytes.appendASCII(" HTTP/1.1\r\nHost: ")
-        bytes.append(contentsOf: hostBytes)
+        bytes.append(contentsOf: host.utf8)
         bytes.appendCRLF()
         for field in request.headers {
             if HTTPHeaders.namesMatch(field.name, "Host")

@@ -133,16 +133,27 @@ public enum FormURLEncoding {
         }
     }
 
+    /// Runs of unreserved bytes (all of a typical token) are copied whole; the rest is
+    /// escaped byte by byte.
     private static func appendComponent(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else if byte == 0x20 {
-                out.append(UInt8(ascii: "+"))
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(Hex.digit(byte >> 4, uppercase: true))
-                out.append(Hex.digit(byte, uppercase: true))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (offset, byte) in utf8.enumerated() where !isUnreserved(byte) {
+                if runStart < offset {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                }
+                runStart = offset + 1
+                if byte == 0x20 {
+                    out.append(UInt8(ascii: "+"))
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(Hex.digit(byte >> 4, uppercase: true))
+                    out.append(Hex.digit(byte, uppercase: true))
+                }
+            }
+            if runStart < utf8.count {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
     }
