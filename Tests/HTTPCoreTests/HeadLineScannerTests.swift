@@ -49,4 +49,108 @@ import Testing
         case .failure(let thrown): #expect(thrown == error)
         }
     }
+
+    /// The scanner looks for CR and LF in a tight loop and enforces the limits where the
+    /// loop stops; this checks it against the definition, a check of every byte before it
+    /// is read, on random heads of `a`, CR and LF, random limits and random splits.
+    @Test func agreesWithAByteByByteScanOnRandomInputsLimitsAndSplits() {
+        var random = SplitMix(seed: 9)
+        for _ in 0..<20_000 {
+            let bytes = (0..<random.next(below: 24)).map { _ in
+                [UInt8(ascii: "a"), HTTPGrammar.cr, HTTPGrammar.lf, UInt8(ascii: "b")][
+                    random.next(below: 4)]
+            }
+            let limits = HeadLineScanner.LineLimits(
+                maxLineBytes: 1 + random.next(below: 10), lineTooLong: .requestLineTooLong,
+                blockStart: random.next(below: 3),
+                maxBlockBytes: random.next(below: 4) == 0 ? Int.max : 1 + random.next(below: 20),
+                blockTooLarge: .headerTooLarge)
+            // The bytes arrive in pieces: every call sees a longer prefix.
+            var cuts = (0..<random.next(below: 4)).map { _ in random.next(below: bytes.count + 1) }
+            cuts.append(bytes.count)
+            cuts.sort()
+            var scanner = HeadLineScanner()
+            var reference = ByteByByteScanner()
+            outer: for cut in cuts {
+                let prefix = Array(bytes[..<cut])
+                while true {
+                    let got = prefix.withUnsafeBytes { all in
+                        Self.outcome { () throws(HTTPParseError) in
+                            try scanner.nextLine(in: all, limits: limits)
+                        }
+                    }
+                    let expected = prefix.withUnsafeBytes { all in
+                        Self.outcome { () throws(HTTPParseError) in
+                            try reference.nextLine(in: all, limits: limits)
+                        }
+                    }
+                    guard got == expected else {
+                        Issue.record("\(bytes) cut at \(cut), \(limits): \(got) != \(expected)")
+                        return
+                    }
+                    if case .success(.some) = got { continue }
+                    if case .failure = got { break outer }
+                    break
+                }
+            }
+        }
+    }
+
+    private static func outcome(_ body: () throws(HTTPParseError) -> Range<Int>?)
+        -> Result<Range<Int>?, HTTPParseError>
+    {
+        do throws(HTTPParseError) { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    /// The definition: every byte's limits checked before it is read.
+    private struct ByteByByteScanner {
+        var lineStart = 0
+        var scanIndex = 0
+
+        mutating func nextLine(
+            in bytes: UnsafeRawBufferPointer, limits: HeadLineScanner.LineLimits
+        ) throws(HTTPParseError) -> Range<Int>? {
+            var index = scanIndex
+            while index < bytes.count {
+                try check(index, limits)
+                if bytes[index] == HTTPGrammar.lf { throw .bareLF }
+                if bytes[index] == HTTPGrammar.cr {
+                    guard index + 1 < bytes.count else {
+                        scanIndex = index
+                        return nil
+                    }
+                    try check(index + 1, limits)
+                    guard bytes[index + 1] == HTTPGrammar.lf else { throw .bareCR }
+                    let line = lineStart..<index
+                    lineStart = index + 2
+                    scanIndex = index + 2
+                    return line
+                }
+                index += 1
+            }
+            scanIndex = index
+            return nil
+        }
+
+        private func check(_ index: Int, _ limits: HeadLineScanner.LineLimits)
+            throws(HTTPParseError)
+        {
+            if index - lineStart >= limits.maxLineBytes { throw limits.lineTooLong }
+            if index - limits.blockStart >= limits.maxBlockBytes { throw limits.blockTooLarge }
+        }
+    }
+
+    /// A small seeded generator, so a failure repeats.
+    private struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next(below bound: Int) -> Int {
+            guard bound > 0 else { return 0 }
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
 }
