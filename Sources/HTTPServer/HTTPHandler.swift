@@ -17,6 +17,21 @@ public enum HTTPHandler: Sendable {
 
     case responding(@Sendable (HTTPRequest, RequestContext, @escaping Respond) -> Void)
     case awaiting(@Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse)
+
+    /// The handler's response to `request`, awaited whichever its shape: for callers
+    /// outside a server (tests, tools). The server itself never awaits a responder.
+    public func response(to request: HTTPRequest, _ context: RequestContext) async throws
+        -> HTTPResponse
+    {
+        switch self {
+        case .awaiting(let handler):
+            return try await handler(request, context)
+        case .responding(let responder):
+            return await withCheckedContinuation { continuation in
+                responder(request, context) { continuation.resume(returning: $0) }
+            }
+        }
+    }
 }
 
 extension Route where Handler == HTTPHandler {

@@ -31,48 +31,45 @@ import Testing
         }
     }
 
-    @Test func thousandsOfPipelinedRequestsAreAllAnsweredInOrder() async throws {
+    /// Sends `count` pipelined requests on one connection, beside the reads (neither side
+    /// may wait for the other's buffer to drain), and checks each answer in order.
+    static func pipeline(
+        _ count: Int, _ request: (Int) -> String,
+        check: (Int, RawClient.Response) -> Void
+    ) async throws {
         try await TestServer.with({ $0.maxRequestsPerConnection = 10_000 }) { _, port in
             let client = try RawClient(port: port)
-            let count = 3000
-            // Unknown paths are answered without a handler Task: the quickest path, and
-            // the one that must not recurse once per buffered request.
-            let requests = (0..<count).map { i in
-                i % 2 == 0
-                    ? "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
-                    : "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
-            }.joined()
-            // Sent beside the reads: neither side may wait for the other's buffer to drain.
+            let requests = (0..<count).map(request).joined()
             async let sent: Void = client.send(requests)
-            for i in 0..<count {
-                let response = try await client.readResponse()
-                #expect(response.statusCode == (i % 2 == 0 ? 404 : 200))
-            }
+            for i in 0..<count { check(i, try await client.readResponse()) }
             try await sent
+        }
+    }
+
+    @Test func thousandsOfPipelinedRequestsAreAllAnsweredInOrder() async throws {
+        // Unknown paths are answered without a handler Task: the quickest path, and the
+        // one that must not recurse once per buffered request.
+        try await Self.pipeline(3000) { i in
+            i % 2 == 0
+                ? "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
+                : "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+        } check: { i, response in
+            #expect(response.statusCode == (i % 2 == 0 ? 404 : 200))
         }
     }
 
     @Test func respondingHandlersAnswerInOrderWhetherTheyAnswerAtOnceOrLaterElsewhere()
         async throws
     {
-        try await TestServer.with({ $0.maxRequestsPerConnection = 10_000 }) { _, port in
-            let client = try RawClient(port: port)
-            // Answered before the handler returns: must not recurse once per buffered
-            // request; answered from another thread: must still be written on the loop,
-            // in order.
-            let count = 3000
-            let requests = (0..<count).map { i in
-                i % 100 == 1
-                    ? "GET /respond-elsewhere?\(i % 7) HTTP/1.1\r\nHost: x\r\n\r\n"
-                    : "GET /respond-now?\(i) HTTP/1.1\r\nHost: x\r\n\r\n"
-            }.joined()
-            async let sent: Void = client.send(requests)
-            for i in 0..<count {
-                let response = try await client.readResponse()
-                #expect(response.statusCode == 200)
-                #expect(response.bodyText == (i % 100 == 1 ? "elsewhere \(i % 7)" : "now \(i)"))
-            }
-            try await sent
+        // Answered before the handler returns: must not recurse once per buffered request;
+        // answered from another thread: must still be written on the loop, in order.
+        try await Self.pipeline(3000) { i in
+            i % 100 == 1
+                ? "GET /respond-elsewhere?\(i % 7) HTTP/1.1\r\nHost: x\r\n\r\n"
+                : "GET /respond-now?\(i) HTTP/1.1\r\nHost: x\r\n\r\n"
+        } check: { i, response in
+            #expect(response.statusCode == 200)
+            #expect(response.bodyText == (i % 100 == 1 ? "elsewhere \(i % 7)" : "now \(i)"))
         }
     }
 

@@ -31,6 +31,15 @@ extension TokenEndpoints {
         }
     }
 
+    /// What a callback-shaped token endpoint finishes with: its result, answered through
+    /// `completion` as `answer` shapes it.
+    static func answering(
+        provider: Provider, grant: String,
+        _ completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) -> @Sendable (Result<HTTPResponse, TokenEndpointError>) -> Void {
+        { result in completion(answer(result, provider: provider, grant: grant)) }
+    }
+
     /// Awaits an endpoint written as a callback (for `/v1/token`'s dispatch and tests).
     static func awaiting(
         _ start: (@escaping @Sendable (EndpointAnswer) -> Void) -> Void

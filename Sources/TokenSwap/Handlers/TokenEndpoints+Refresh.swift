@@ -14,9 +14,7 @@ extension TokenEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
-        let finish: @Sendable (Result<HTTPResponse, TokenEndpointError>) -> Void = { result in
-            completion(Self.answer(result, provider: provider, grant: "refresh_token"))
-        }
+        let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
         let sealed: String
         let opened: OpenedToken
         let raw: String

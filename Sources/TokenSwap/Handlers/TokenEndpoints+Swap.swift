@@ -8,9 +8,7 @@ extension TokenEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
-        let finish: @Sendable (Result<HTTPResponse, TokenEndpointError>) -> Void = { result in
-            completion(Self.answer(result, provider: provider, grant: "authorization_code"))
-        }
+        let finish = Self.answering(provider: provider, grant: "authorization_code", completion)
         let grant: TokenGrant
         do throws(TokenEndpointError) {
             let fields = try TokenRequestFields.decode(request)
