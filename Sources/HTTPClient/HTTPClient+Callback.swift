@@ -15,7 +15,7 @@ extension HTTPClient {
         // Encoded before an idle connection is taken: a request that does not encode
         // fails in the async path, and the connection stays in the pool.
         guard !isShutDown.load(ordering: .relaxed),
-            let loop = group.loops.first(where: \.inLoop),
+            let loop = currentLoop(),
             let wire = try? Self.encode(request)
         else { return sendInTask(request, deadline: deadline, completion: completion) }
         let pool = pool(for: request.origin, on: loop)
@@ -40,7 +40,7 @@ extension HTTPClient {
         _ request: HTTPClientRequest, deadline: Deadline,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) {
-        let loop = group.loops.first(where: \.inLoop) ?? homeLoop(for: request.origin)
+        let loop = currentLoop() ?? homeLoop(for: request.origin)
         Task(executorPreference: loop) { [self] in
             do throws(HTTPClientError) {
                 completion(.success(try await send(request, deadline: deadline)))

@@ -108,13 +108,10 @@ public final class HTTPClient: Sendable {
         for pool in all { pool.shutdown() }
     }
 
-    /// The loop of this group the current task prefers as its executor (a task started
-    /// with `executorPreference: loop`, as the server's handlers are), if any.
-    private func currentLoop() -> EventLoop? {
-        guard let executor = withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) else {
-            return nil
-        }
-        return group.loops.first { $0.asUnownedTaskExecutor() == executor }
+    /// The loop of this group whose thread the caller runs on, if any: a server's
+    /// handler (a responder, or a task started with `executorPreference: loop`).
+    func currentLoop() -> EventLoop? {
+        group.loops.first(where: \.inLoop)
     }
 
     /// The pool of `origin`'s connections on `loop`.

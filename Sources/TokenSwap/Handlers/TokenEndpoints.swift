@@ -45,18 +45,9 @@ public final class TokenEndpoints: Sendable {
         SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
     }
 
-    /// Sends `grant` to the provider's token endpoint and interprets the answer.
-    func exchange(_ grant: TokenGrant, with provider: Provider) async throws(TokenEndpointError)
-        -> ProviderTokenResponse
-    {
-        try await call(provider, provider.tokenRequest(for: grant)) {
-            (answer) throws(TokenEndpointError) in
-            try provider.dialect.interpretToken(answer)
-        }
-    }
-
-    /// `exchange`, answering by callback: no task when the transport exchanges in place
-    /// (an idle pooled connection of the caller's loop).
+    /// Sends `grant` to the provider's token endpoint and interprets the answer, by
+    /// callback: no task when the transport exchanges in place (an idle pooled connection
+    /// of the caller's loop).
     func exchange(
         _ grant: TokenGrant, with provider: Provider,
         completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
