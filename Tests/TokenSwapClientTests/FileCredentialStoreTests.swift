@@ -10,13 +10,17 @@ import TokenSwapClient
 
 /// The 0600 file store: round trip, mode, atomic replace, "unavailable" vs "empty", no
 /// symlink followed, no token left behind in a temporary file.
-@Suite struct FileCredentialStoreTests {
+@Suite final class FileCredentialStoreTests {
     let directory: String
 
     init() throws {
         directory = NSTemporaryDirectory() + "tokenswap-client-\(UUID().uuidString)"
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: false)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     @Test func savesLoadsReplacesAndRemoves() async throws {
