@@ -28,7 +28,7 @@ public enum TokenSwapClientError: Error, Sendable, Hashable, CustomStringConvert
         case .signedOut(let reason): "signed out (\(reason))"
         case .storageUnavailable: "the credential store is unavailable"
         case .temporarilyUnavailable(let seconds):
-            "temporarily unavailable, retry after \(Int(seconds.rounded(.up))) s"
+            "temporarily unavailable, retry after \(seconds.waitText)"
         case .rejected(let answer): "rejected: \(answer)"
         case .unexpectedAnswer(let status): "unexpected answer (HTTP \(status))"
         case .network(let text): "network error: \(text)"

@@ -41,8 +41,16 @@ struct DeviceLoginCommand: AsyncParsableCommand {
     @Option(help: "Refresh this many seconds before the access token expires.")
     var refreshSkewSeconds = 60.0
 
-    @Flag(help: "Sign out at the end, revoking the refresh token.")
+    @Flag(help: "Sign out at the end, revoking the tokens.")
     var signOut = false
+
+    /// `Duration.seconds(_:)` traps on NaN, infinity and values past its range: a number
+    /// typed on the command line is bounded before it becomes a wait.
+    func validate() throws {
+        guard intervalSeconds.isFinite, (0...86_400).contains(intervalSeconds) else {
+            throw ValidationError("--interval-seconds: a number of seconds from 0 to 86400")
+        }
+    }
 
     func run() async throws {
         guard let base = URL(string: baseURL) else {

@@ -88,7 +88,7 @@ import TokenSwapClient
     }
 
     /// Without `--api-url` each call introspects the token (CONTRACT §8); `--sign-out`
-    /// revokes the refresh token and removes the file.
+    /// revokes the tokens and removes the file.
     @Test func introspectsAndSignsOutWithRevocation() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let earlier = try await EarlierSignIn(server)
@@ -108,6 +108,18 @@ import TokenSwapClient
         expectNoSecrets(
             in: [run.stdout, run.stderr, server.standardOutput],
             [earlier.planted.revealed, earlier.swapped.accessToken.revealed])
+    }
+
+    /// Issue 18 item 5: `--interval-seconds inf` became `Duration.seconds(.infinity)`, a
+    /// trap; every such number is a usage error now.
+    @Test(arguments: ["inf", "nan", "1e300", "-1"])
+    func anIntervalNoWaitCanHoldIsAUsageError(interval: String) async throws {
+        let run = try await Self.run([
+            "--base-url", "http://127.0.0.1:9", "--store", "/nonexistent/x", "--calls", "2",
+            "--interval-seconds", interval,
+        ])
+        #expect(run.status == .exited(64), "\(run.stderr)")
+        #expect(run.stderr.contains("--interval-seconds"))
     }
 
     @Test func aBadBaseURLIsACleanError() async throws {

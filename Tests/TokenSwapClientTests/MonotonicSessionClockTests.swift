@@ -19,4 +19,18 @@ import TokenSwapClient
         sleeping.cancel()
         await #expect(throws: CancellationError.self) { try await sleeping.value }
     }
+
+    /// `Duration.seconds(_:)` traps on NaN and infinity; the clock bounds the wait first.
+    @Test func anyWaitIsBoundedNotTrapped() async throws {
+        let clock = MonotonicSessionClock()
+        try await clock.sleep(seconds: .nan)
+        try await clock.sleep(seconds: -.infinity)
+        try await clock.sleep(seconds: -1)
+        for seconds in [Double.infinity, .greatestFiniteMagnitude, 1e20] {
+            let sleeping = Task { try await clock.sleep(seconds: seconds) }
+            sleeping.cancel()
+            await #expect(throws: CancellationError.self) { try await sleeping.value }
+        }
+        #expect(clock.now() < 10)
+    }
 }

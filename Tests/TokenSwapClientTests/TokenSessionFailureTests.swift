@@ -124,6 +124,29 @@ import TokenSwapClient
         #expect(ranges.all == [0.5...1, 1...2, 2...4])
     }
 
+    /// A backoff the configuration makes NaN or infinite hands the jitter a finite range:
+    /// `Double.random(in:)` traps on an infinite one, `ClosedRange` on NaN bounds.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, -5])
+    func aBackoffConfiguredOutOfRangeDoesNotTrap(seconds: Double) async throws {
+        let fixture = try SessionFixture()
+        let endpoints = try TokenSwapEndpoints(baseURL: try #require(URL(string: "https://t.test")))
+        let session = TokenSession(
+            service: TokenSwapService(endpoints: endpoints, transport: fixture.server),
+            store: fixture.store,
+            configuration: TokenSessionConfiguration(
+                backoffInitialSeconds: seconds, backoffMaximumSeconds: seconds),
+            clock: fixture.clock)
+        await fixture.server.script("/v1/refresh", .answer(status: 503, body: ""))
+        do {
+            _ = try await session.accessToken()
+            Issue.record("expected a failure")
+        } catch TokenSwapClientError.temporarilyUnavailable(let wait) {
+            #expect((0...86_400).contains(wait))
+            fixture.clock.advance(wait)
+        }
+        #expect(try await session.accessToken() == "access-1")
+    }
+
     @Test func aRefreshAheadOfExpiryThatFailsKeepsUsingTheValidToken() async throws {
         let fixture = try SessionFixture(storedRefreshToken: nil, skewSeconds: 60)
         let server = try await fixture.signedIn()

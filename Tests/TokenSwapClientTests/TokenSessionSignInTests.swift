@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TokenSwapClient
 
-/// Signing in (swap answer), out (with revocation), and introspection.
+/// Signing in (swap answer), and introspection.
 @Suite struct TokenSessionSignInTests {
     @Test func aSwapSignsInAndStoresTheRefreshToken() async throws {
         let fixture = try SessionFixture(storedRefreshToken: nil)
@@ -51,47 +51,6 @@ import TokenSwapClient
         _ = try? await early.value
         #expect(try await fixture.session.accessToken() == "new-user")
         #expect(await fixture.store.stored?.revealed == "new-refresh")
-    }
-
-    @Test func signOutRevokesTheRefreshTokenAndWipes() async throws {
-        let fixture = try SessionFixture(storedRefreshToken: nil)
-        let server = try await fixture.signedIn()
-        #expect(try await fixture.session.signOut() == .revoked)
-        let revoke = try #require(await server.requests.last)
-        #expect(revoke.path == "/v1/revoke")
-        #expect(revoke.form == ["token": "refresh-1", "token_type_hint": "refresh_token"])
-        #expect(await fixture.store.stored == nil)
-        #expect(await fixture.session.status() == .signedOut(.userRequested))
-        #expect(await fixture.events(2) == [.signedIn, .signedOut(.userRequested)])
-    }
-
-    @Test func aProviderWithoutRevocationIsUnsupported() async throws {
-        let fixture = try SessionFixture(storedRefreshToken: nil)
-        let server = try await fixture.signedIn()
-        await server.script(
-            "/v1/revoke",
-            .answer(status: 200, body: "{}", headers: ["Tokenswap-Revocation": "unsupported"]))
-        #expect(try await fixture.session.signOut() == .unsupported)
-        #expect(await fixture.store.stored == nil)
-    }
-
-    /// RFC 7009 §2.2.1: the provider failed, the client keeps its token and may retry.
-    @Test func aFailedRevocationKeepsTheTokens() async throws {
-        let fixture = try SessionFixture(storedRefreshToken: nil)
-        let server = try await fixture.signedIn()
-        await server.script(
-            "/v1/revoke",
-            .answer(
-                status: 503, body: #"{"error":"temporarily_unavailable"}"#,
-                headers: ["Retry-After": "3"]))
-        await #expect(throws: TokenSwapClientError.temporarilyUnavailable(retryAfterSeconds: 3)) {
-            try await fixture.session.signOut()
-        }
-        #expect(await fixture.store.stored?.revealed == "refresh-1")
-        #expect(await fixture.session.status() == .signedIn)
-        #expect(try await fixture.session.signOut(revoking: false) == nil)
-        #expect(await fixture.store.stored == nil)
-        #expect(await server.count("/v1/revoke") == 1)
     }
 
     @Test func introspectAsksAboutTheCurrentAccessToken() async throws {

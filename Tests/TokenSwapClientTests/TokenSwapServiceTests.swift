@@ -71,26 +71,4 @@ import Testing
             try TokenAnswer(json: Data(json.utf8))
         }
     }
-
-    @Test func retryAfterInSecondsOrAsADateAgainstTheAnswersDate() throws {
-        let url = try #require(URL(string: "https://t.test"))
-        func seconds(_ headers: [String: String]) -> Double? {
-            HTTPURLResponse(url: url, statusCode: 429, httpVersion: nil, headerFields: headers)
-                .flatMap(RetryAfter.seconds(in:))
-        }
-        #expect(seconds(["Retry-After": "7"]) == 7)
-        #expect(seconds([:]) == nil)
-        #expect(seconds(["Retry-After": "-1"]) == nil)
-        #expect(seconds(["Retry-After": "soon"]) == nil)
-        #expect(
-            seconds([
-                "Date": "Sun, 06 Nov 1994 08:49:37 GMT",
-                "Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT",
-            ]) == 30)
-        #expect(
-            seconds([
-                "Date": "Sun, 06 Nov 1994 08:49:37 GMT",
-                "Retry-After": "Sun, 06 Nov 1994 08:49:00 GMT",
-            ]) == 0)
-    }
 }

@@ -36,7 +36,9 @@ public struct DeviceFlow: Sendable {
                 case "authorization_pending":
                     interval = max(interval, answer.intervalSeconds ?? 0)
                 case "slow_down":
-                    interval = max(interval + 5, answer.intervalSeconds ?? 0)
+                    // Saturating: an app's own DeviceAuthorization may start at Int.max.
+                    let (slower, overflow) = interval.addingReportingOverflow(5)
+                    interval = max(overflow ? .max : slower, answer.intervalSeconds ?? 0)
                 case "access_denied":
                     throw TokenSwapClientError.accessDenied
                 case "expired_token":

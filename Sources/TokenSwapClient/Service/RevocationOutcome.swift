@@ -3,6 +3,8 @@ public enum RevocationOutcome: Sendable, Hashable {
     /// Forwarded to the provider (or the token was already invalid: RFC 7009 §2.2, no
     /// oracle).
     case revoked
-    /// The provider has no revocation API (Spotify): only the local copy is gone.
+    /// The provider has no revocation API (Spotify) and was not asked: the app still shows
+    /// among the user's authorised apps there. tokenswap ends the grant itself
+    /// (`Tokenswap-Revocation: broker`, CONTRACT §14) where it keeps revocations.
     case unsupported
 }

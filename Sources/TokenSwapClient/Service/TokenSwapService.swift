@@ -54,8 +54,9 @@ public struct TokenSwapService: Sendable {
     }
 
     /// `POST …/revoke` (RFC 7009). `unsupported` when the provider has no revocation API
-    /// (`Tokenswap-Revocation: unsupported`); a provider failure (503) is thrown as
-    /// `temporarilyUnavailable`: RFC 7009 §2.2.1, the client keeps its token and retries.
+    /// (`Tokenswap-Revocation: broker`, CONTRACT §8, or `unsupported` from deployments
+    /// before it); a provider failure (503) is thrown as `temporarilyUnavailable`: RFC 7009
+    /// §2.2.1, the client keeps its token and retries.
     public func revoke(_ token: RedactedToken, hint: String? = nil) async throws
         -> RevocationOutcome
     {
@@ -68,8 +69,10 @@ public struct TokenSwapService: Sendable {
             throw TokenSwapClientError.temporarilyUnavailable(
                 retryAfterSeconds: failure.retryAfterSeconds ?? 1)
         }
-        let header = answer.response.value(forHTTPHeaderField: "Tokenswap-Revocation")
-        return header?.lowercased() == "unsupported" ? .unsupported : .revoked
+        switch answer.response.value(forHTTPHeaderField: "Tokenswap-Revocation")?.lowercased() {
+        case "broker", "unsupported": return .unsupported
+        default: return .revoked
+        }
     }
 
     /// `POST …/introspect` (RFC 7662 shape) with an access token.

@@ -10,7 +10,13 @@ public struct MonotonicSessionClock: SessionClock {
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 
+    /// `Duration.seconds(_:)` traps on NaN, infinity and values past its range, so the
+    /// wait is bounded first: NaN and negative waits are none, and past `longestSleepSeconds`
+    /// (about 31 years) it is that long.
     public func sleep(seconds: Double) async throws {
-        try await Task.sleep(for: .seconds(seconds), clock: .continuous)
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), Self.longestSleepSeconds)
+        try await Task.sleep(for: .seconds(bounded), clock: .continuous)
     }
+
+    static let longestSleepSeconds: Double = 1_000_000_000
 }

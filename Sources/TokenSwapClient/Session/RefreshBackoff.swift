@@ -4,21 +4,25 @@ struct RefreshBackoff: Sendable {
     private(set) var notBefore: Double? = nil
     private var failures = 0
 
-    /// Records a failure at `now` and returns the wait it imposes.
+    /// Records a failure at `now` and returns the wait it imposes. A `Retry-After` is
+    /// clamped to an hour at most (RetryAfter), and a backoff ceiling the configuration
+    /// makes NaN, negative or infinite is bounded too: `random` is handed a finite range.
     mutating func failed(
         at now: Double, retryAfterSeconds: Double?, configuration: TokenSessionConfiguration,
         random: (ClosedRange<Double>) -> Double
     ) -> Double {
-        failures += 1
+        // Past 31 failures the doublings are capped anyway; the count stays small.
+        failures = min(failures + 1, 31)
         let wait: Double
         if let retryAfterSeconds {
-            wait = retryAfterSeconds
+            wait = RetryAfter.clamped(retryAfterSeconds)
         } else {
             let doublings = Double(min(failures - 1, 30))
             let ceiling = min(
                 configuration.backoffMaximumSeconds,
                 configuration.backoffInitialSeconds * pow2(doublings))
-            wait = random((ceiling / 2)...ceiling)
+            let bounded = ceiling.isNaN ? 0 : min(max(ceiling, 0), Self.longestSeconds)
+            wait = random((bounded / 2)...bounded)
         }
         notBefore = now + wait
         return wait
@@ -34,6 +38,9 @@ struct RefreshBackoff: Sendable {
         guard let notBefore, now < notBefore else { return nil }
         return notBefore - now
     }
+
+    /// The longest backoff, whatever the configuration says (an infinite maximum).
+    private static let longestSeconds: Double = 86_400
 
     private func pow2(_ exponent: Double) -> Double {
         var value = 1.0

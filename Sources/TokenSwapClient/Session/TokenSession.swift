@@ -29,6 +29,13 @@ public actor TokenSession {
     /// The one token-changing operation under way (a refresh, or storing an answer);
     /// everyone who needs a token meanwhile awaits it instead of starting another.
     private var inFlight: Task<Void, any Error>?
+    /// The sign-out under way. While it is set no refresh or sign-in starts; callers wait
+    /// for it. A refresh that began during the revocation would rotate the refresh token
+    /// upstream, and its answer would come back to a session that had just been wiped:
+    /// a live grant nobody holds and nobody revoked.
+    private var signingOut: Task<RevocationOutcome?, any Error>?
+    /// How many callers wait for `signingOut` (tests use it to know a caller arrived).
+    private(set) var callersAwaitingSignOut = 0
     private var backoff = RefreshBackoff()
     /// Bumped on every sign-in and sign-out, so an answer that arrives for an earlier
     /// session is not written over the current one.
@@ -75,7 +82,12 @@ public actor TokenSession {
     /// session keeps the tokens and stores them on the next call).
     public func signIn(with answer: TokenAnswer) async throws {
         let arrived = clock.now()
-        while let inFlight { _ = try? await inFlight.value }
+        // After a sign-out under way (which would wipe this sign-in) and after the
+        // operation under way (whose answer this one replaces).
+        while signingOut != nil || inFlight != nil {
+            await awaitSignOut()
+            while let inFlight { _ = try? await inFlight.value }
+        }
         generation += 1
         backoff.succeeded()
         state = .signedIn(SessionTokens(answer, arrivedAt: arrived))
@@ -101,24 +113,68 @@ public actor TokenSession {
         try await signIn(with: deviceFlow.waitForApproval(started))
     }
 
-    /// Signs out. With `revoking`, the refresh token (or the access token, when there is
-    /// none) is revoked first (CONTRACT §8); if tokenswap cannot reach the provider the
-    /// error is thrown and the tokens are kept, so the app can retry (RFC 7009 §2.2.1) or
-    /// sign out without revoking. nil when nothing was revoked.
+    /// Signs out. With `revoking`, the tokens are revoked first, both of them (CONTRACT
+    /// §8: a client signs out by revoking both of its tokens): the refresh token ends the
+    /// grant at RFC 7009-style providers, and the access token is all a GitHub-style
+    /// provider can revoke. After a relaunch only the refresh token is known (the access
+    /// token was never stored) and the other is left to expire. If tokenswap cannot reach
+    /// the provider the error is thrown and the tokens are kept, so the app can retry
+    /// (RFC 7009 §2.2.1) or sign out without revoking. nil when nothing was revoked.
+    ///
+    /// From this call on no refresh starts until the sign-out has ended: callers that
+    /// need a token wait for it, then get `signedOut` (or carry on when the revocation
+    /// failed). A refresh already under way is waited for, so the tokens it brings are the
+    /// ones revoked.
     @discardableResult
     public func signOut(revoking: Bool = true) async throws -> RevocationOutcome? {
+        await awaitSignOut()
+        // Unstructured, like a refresh: its callers wait for it whether or not the task
+        // that asked for it is cancelled meanwhile.
+        let task = Task { try await self.performSignOut(revoking: revoking) }
+        signingOut = task
+        return try await task.value
+    }
+
+    /// `signingOut`. Clears it before its waiters resume.
+    private func performSignOut(revoking: Bool) async throws -> RevocationOutcome? {
+        defer { signingOut = nil }
         while let inFlight { _ = try? await inFlight.value }
         try? await loadIfNeeded()
         var outcome: RevocationOutcome? = nil
-        if revoking, case .signedIn(let tokens) = state,
-            let token = tokens.refresh ?? tokens.access
-        {
-            outcome = try await service.revoke(
-                token, hint: tokens.refresh == nil ? "access_token" : "refresh_token")
+        if revoking, case .signedIn(let tokens) = state {
+            outcome = try await revoke(tokens)
         }
         try await endSession(.userRequested)
         return outcome
     }
+
+    /// The refresh token first (where it ends the grant, and for tokenswap's own
+    /// revocation, CONTRACT §14), then the access token. `revoked` when either reached
+    /// the provider.
+    private func revoke(_ tokens: SessionTokens) async throws -> RevocationOutcome? {
+        var outcomes: [RevocationOutcome] = []
+        if let refresh = tokens.refresh {
+            outcomes.append(try await service.revoke(refresh, hint: "refresh_token"))
+        }
+        if let access = tokens.access {
+            outcomes.append(try await service.revoke(access, hint: "access_token"))
+        }
+        guard !outcomes.isEmpty else { return nil }
+        return outcomes.contains(.revoked) ? .revoked : .unsupported
+    }
+
+    /// Returns once no sign-out is under way (one that failed leaves the session signed
+    /// in; the caller looks at the state again).
+    private func awaitSignOut() async {
+        while let signingOut {
+            callersAwaitingSignOut += 1
+            _ = try? await signingOut.value
+            callersAwaitingSignOut -= 1
+        }
+    }
+
+    /// Whether a sign-out is under way.
+    var isSigningOut: Bool { signingOut != nil }
 
     /// Asks tokenswap whether the current access token is active (RFC 7662 shape): the
     /// seeds' `tokenIsValid`.
@@ -136,6 +192,12 @@ public actor TokenSession {
         // the state; a few turns cover a sign-in racing with a refresh.
         for _ in 0..<4 {
             try await loadIfNeeded()
+            // No refresh starts during a sign-out (`signingOut`); nothing below suspends
+            // before the refresh is `inFlight`, so none can start after this check.
+            if signingOut != nil {
+                await awaitSignOut()
+                continue
+            }
             if let inFlight {
                 do {
                     try await inFlight.value

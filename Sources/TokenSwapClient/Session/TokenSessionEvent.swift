@@ -35,7 +35,7 @@ public struct TransientFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let wait = retryAfterSeconds.map { ", retry after \(Int($0.rounded(.up))) s" } ?? ""
+        let wait = retryAfterSeconds.map { ", retry after \($0.waitText)" } ?? ""
         return "\(kind)\(wait)"
     }
 }

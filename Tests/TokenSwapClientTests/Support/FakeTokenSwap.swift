@@ -23,6 +23,7 @@ actor FakeTokenSwap: HTTPTransport {
     private(set) var requests: [(path: String, form: [String: String], authorization: String?)] = []
     private var scripted: [String: [Reply]] = [:]
     private var refreshGate: Gate?
+    private var revokeGate: Gate?
     var apiRefusesEverything = false
     /// The answers' `Date` header is this far off the test's wall clock.
     var dateOffsetSeconds: Double = 0
@@ -32,6 +33,7 @@ actor FakeTokenSwap: HTTPTransport {
     }
 
     func holdRefreshes(at gate: Gate) { refreshGate = gate }
+    func holdRevocations(at gate: Gate) { revokeGate = gate }
     func setAPIRefusesEverything(_ refuses: Bool) { apiRefusesEverything = refuses }
     func setExpiresIn(_ value: String) { expiresIn = value }
     func setDateOffset(_ seconds: Double) { dateOffsetSeconds = seconds }
@@ -43,11 +45,19 @@ actor FakeTokenSwap: HTTPTransport {
         requests.filter { $0.path == path }.count
     }
 
+    /// The tokens sent to `/v1/revoke`, in order, each with its hint.
+    var revoked: [String] {
+        requests.filter { $0.path == "/v1/revoke" }.map {
+            ($0.form["token"] ?? "") + " " + ($0.form["token_type_hint"] ?? "no hint")
+        }
+    }
+
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let path = request.url?.path ?? ""
         let form = Self.decodeForm(request.httpBody ?? Data())
         requests.append((path, form, request.value(forHTTPHeaderField: "Authorization")))
         if path.hasSuffix("/refresh"), let refreshGate { await refreshGate.wait() }
+        if path.hasSuffix("/revoke"), let revokeGate { await revokeGate.wait() }
         if var queue = scripted[path], !queue.isEmpty {
             let reply = queue.removeFirst()
             scripted[path] = queue
