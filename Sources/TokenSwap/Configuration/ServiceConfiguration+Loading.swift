@@ -143,12 +143,10 @@ extension ServiceConfiguration {
             deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
             introspectionRateLimitPerMinute: introspectionLimit)
         self.tls = try Self.tlsSettings(source)
-        self.legacyFailureLimitPerMinute =
-            try ConfigurationDefaults
-            .legacyFailureLimitPerMinuteRange.checked(
-                try source.int(.legacyFailureLimit)
-                    ?? ConfigurationDefaults.legacyFailureLimitPerMinute,
-                variable: ConfigurationKey.legacyFailureLimit.environmentName)
+        let legacyFailures =
+            try source.int(.legacyFailureLimit) ?? ConfigurationDefaults.legacyFailureLimitPerMinute
+        self.legacyFailureLimitPerMinute = try ConfigurationDefaults.legacyFailureLimitPerMinuteRange
+            .checked(legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or
@@ -169,8 +167,7 @@ extension ServiceConfiguration {
             throw ConfigurationError(
                 variable: ConfigurationKey.publicURL.environmentName,
                 problem: .invalid(
-                    expected: "an https:// URL without query or fragment (http:// only on loopback)"
-                ))
+                    expected: "an https:// URL without query or fragment (http:// only on loopback)"))
         }
         return text
     }

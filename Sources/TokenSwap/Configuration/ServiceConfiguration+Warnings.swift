@@ -18,10 +18,8 @@ extension ServiceConfiguration {
         if tls.notAfterSeconds <= now {
             return ["\(variable): the certificate has expired; clients will refuse it"]
         }
-        return [
-            "\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
-                + "picked up on SIGHUP or when the files change)"
-        ]
+        return ["\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
+            + "picked up on SIGHUP or when the files change)"]
     }
 
     /// CONTRACT §9: `node-create-cipher-ctr` encrypts every token with one keystream, so
