@@ -145,8 +145,9 @@ extension ServiceConfiguration {
         self.tls = try Self.tlsSettings(source)
         let legacyFailures =
             try source.int(.legacyFailureLimit) ?? ConfigurationDefaults.legacyFailureLimitPerMinute
-        self.legacyFailureLimitPerMinute = try ConfigurationDefaults.legacyFailureLimitPerMinuteRange
-            .checked(legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
+        let legacyFailuresRange = ConfigurationDefaults.legacyFailureLimitPerMinuteRange
+        self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
+            legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or
