@@ -122,4 +122,29 @@ import Testing
         }
         #expect(allowed == 50)
     }
+
+    /// A limit that counts outcomes known later (failed legacy opens) takes first and
+    /// gives back what did not fail; never more than the burst.
+    @Test func aTokenGivenBackCanBeTakenAgainButNeverPastTheBurst() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(ratePerSecond: 0.001, burst: 2, clock: clock.now)
+        #expect(limiter.take(for: "192.0.2.1") == .allowed)
+        #expect(limiter.take(for: "192.0.2.1") == .allowed)
+        #expect(limiter.take(for: "192.0.2.1") != .allowed)
+        limiter.giveBack(for: "192.0.2.1")
+        #expect(limiter.take(for: "192.0.2.1") == .allowed)
+        for _ in 0..<5 { limiter.giveBack(for: "192.0.2.1") }
+        #expect(limiter.take(for: "192.0.2.1") == .allowed)
+        #expect(limiter.take(for: "192.0.2.1") == .allowed)
+        #expect(limiter.take(for: "192.0.2.1") != .allowed)
+        // A client never seen has nothing to give back, and starts full.
+        limiter.giveBack(for: "192.0.2.2")
+        #expect(limiter.trackedClients == 1)
+        // IPv6 clients give back to their prefix's bucket.
+        #expect(limiter.take(for: "2001:db8::1") == .allowed)
+        #expect(limiter.take(for: "2001:db8::2") == .allowed)
+        limiter.giveBack(for: "2001:db8::3")
+        #expect(limiter.take(for: "2001:db8::4") == .allowed)
+        #expect(limiter.take(for: "2001:db8::5") != .allowed)
+    }
 }

@@ -11,6 +11,11 @@ public enum ConfigurationDefaults {
     /// `/introspect` per client address per minute (CONTRACT §8); a resource server checks
     /// a token once per request at most, a scanner guesses thousands.
     public static let introspectionRateLimitPerMinute = 60
+    /// Failed legacy opens per minute per client (CONTRACT §9); 0 turns it off. A user
+    /// retries a dead token a few times; probing an unauthenticated format takes thousands.
+    public static let legacyFailureLimitPerMinute = 10
+    public static let legacyFailureLimitPerMinuteRange = SettingRange(
+        1...1_000_000, expected: "failures per minute, 0 (off) or 1 to 1000000", alsoAllowed: 0)
     /// `/device/code` calls per minute per client (CONTRACT §7); 0 turns it off.
     public static let deviceRateLimitPerMinute = 10.0
     /// Clients behind one IPv6 prefix of this length share a rate-limit bucket: a /64 is

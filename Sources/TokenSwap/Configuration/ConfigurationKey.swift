@@ -51,6 +51,7 @@ extension ConfigurationKey {
     static let corsOrigins = ConfigurationKey("cors_origins")
     static let publicURL = ConfigurationKey("public_url")
     static let introspectionRateLimit = ConfigurationKey("introspection_rate_limit")
+    static let legacyFailureLimit = ConfigurationKey("legacy_failure_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
 

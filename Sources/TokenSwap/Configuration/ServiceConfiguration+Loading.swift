@@ -143,6 +143,11 @@ extension ServiceConfiguration {
             deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
             introspectionRateLimitPerMinute: introspectionLimit)
         self.tls = try Self.tlsSettings(source)
+        let legacyFailures =
+            try source.int(.legacyFailureLimit) ?? ConfigurationDefaults.legacyFailureLimitPerMinute
+        let legacyFailuresRange = ConfigurationDefaults.legacyFailureLimitPerMinuteRange
+        self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
+            legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

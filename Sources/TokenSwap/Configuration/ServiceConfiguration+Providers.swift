@@ -30,6 +30,7 @@ extension ServiceConfiguration {
                 name: name, isDefault: name == defaultName, source: source)
             providers.append(try settings.provider(sandbox: sandbox))
         }
+        try LegacyDecoder.refuseSharedSecretFiles(providers)
         // The name was checked to be in the list, and the list produced one provider each.
         guard let defaultProvider = providers.first(where: { $0.name == defaultName }) else {
             throw ConfigurationError(

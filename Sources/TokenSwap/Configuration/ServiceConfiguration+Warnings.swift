@@ -5,7 +5,7 @@
 extension ServiceConfiguration {
     /// What is allowed but unwise, one line each, for `check-config`: never a secret.
     public var warnings: [String] {
-        legacySecretWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
+        legacySecretWarnings + legacyCTRWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
     }
 
     /// CONTRACT §10: a certificate that expires within 14 days (or has expired).
@@ -20,6 +20,19 @@ extension ServiceConfiguration {
         }
         return ["\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
             + "picked up on SIGHUP or when the files change)"]
+    }
+
+    /// CONTRACT §9: `node-create-cipher-ctr` encrypts every token with one keystream, so
+    /// anyone who can tell an accepted plaintext from a refused one can recover it.
+    private var legacyCTRWarnings: [String] {
+        providers.compactMap { provider in
+            guard provider.legacyDecoders.contains(where: { $0.format == .nodeCreateCipherCTR })
+            else { return nil }
+            let variable = ConfigurationKey.provider(provider.name, .legacy).environmentName
+            return "\(variable): node-create-cipher-ctr uses one fixed keystream for every "
+                + "token: its tokens are malleable, and anyone who can probe the service can "
+                + "decrypt them. Migrate the clients and remove it soon (docs/migration.md)."
+        }
     }
 
     private var legacySecretWarnings: [String] {

@@ -43,6 +43,9 @@ public struct ServiceConfiguration: Sendable {
     public let introspectionRateLimitPerMinute: Int
     /// `/device/code` requests per minute per client address; 0 = off.
     public let deviceRateLimitPerMinute: Double
+    /// Failed legacy opens per minute per client address (CONTRACT §9); 0 = off.
+    public internal(set) var legacyFailureLimitPerMinute =
+        ConfigurationDefaults.legacyFailureLimitPerMinute
     /// The key ring was generated at start-up (sandbox without `TOKENSWAP_ENCRYPTION_KEYS`).
     public let ephemeralKeys: Bool
     /// The main port's certificate and key (CONTRACT §10); nil: plain HTTP.

@@ -8,6 +8,11 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable, CustomStringConvertible {
     /// RFC 8628 §3.2: "If no value is provided, clients MUST use 5 as the default."
     static let defaultIntervalSeconds = 5
 
+    /// A day: the longest `expires_in` taken from a provider; a longer one is shortened
+    /// to it. Device codes live minutes (RFC 8628 §3.2's example: 1800 s), and a bound
+    /// keeps `now + expires_in` and the poll bookkeeping in range (CONTRACT §15).
+    static let longestExpiresInSeconds = 86_400
+
     let deviceCode: String
     let userCode: String
     let verificationURI: String
@@ -46,14 +51,17 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable, CustomStringConvertible {
             throw .upstreamError(reason: "device authorization response lacks a verification URI")
         }
         guard let expiry = parsed["expires_in"],
-            let expiresIn = ProviderTokenResponse.normalisedExpiresIn(expiry), expiresIn > 0
+            let seconds = ProviderTokenResponse.normalisedExpiresIn(expiry), seconds > 0
         else {
             throw .upstreamError(reason: "device authorization response has no valid expires_in")
         }
+        let expiresIn = min(seconds, longestExpiresInSeconds)
         var interval = defaultIntervalSeconds
         if let value = parsed["interval"], value != .null {
-            // Same grammar as expires_in; a zero interval would invite a busy loop.
-            guard let seconds = ProviderTokenResponse.normalisedExpiresIn(value), seconds <= 3600
+            // Same grammar as expires_in; a zero interval would invite a busy loop, and one
+            // over the schedule's ceiling is no interval a device could keep to.
+            guard let seconds = ProviderTokenResponse.normalisedExpiresIn(value),
+                seconds <= DevicePollSchedule.longestIntervalSeconds
             else {
                 throw .upstreamError(
                     reason: "device authorization response has an invalid interval")

@@ -27,13 +27,26 @@ struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
             ]).serialized, as: UTF8.self)
     }
 
+    /// The expiries a sealed code may carry: Unix seconds from the epoch to the end of
+    /// year 9999. Both ends are far from `Int`'s, so `expiresAt - now()` cannot overflow.
+    static let expiresAtRange = 0...253_402_300_799
+
+    /// The intervals a sealed code may carry: what `DeviceAuthorizationAnswer` accepts from
+    /// a provider, and what `DevicePollSchedule` raises an interval to at most.
+    static let intervalRange = 1...DevicePollSchedule.longestIntervalSeconds
+
     /// nil when the opened bytes are not an envelope this service wrote (a key ring
-    /// shared with a future format, say); the caller treats that like a bad seal.
+    /// shared with a future format, say); the caller treats that like a bad seal. Numbers
+    /// outside what this service writes are refused here rather than trusted: they reach
+    /// clock arithmetic, and an envelope is only as trustworthy as every way it can open
+    /// (CONTRACT §15).
     init?(plaintext: [UInt8]) {
         guard let parsed = try? JSONParser.parse(plaintext),
             case .string(let code)? = parsed["d"], !code.isEmpty,
             case .number(let expiry)? = parsed["e"], let expiresAt = Int(expiry),
-            case .number(let interval)? = parsed["i"], let intervalSeconds = Int(interval)
+            Self.expiresAtRange.contains(expiresAt),
+            case .number(let interval)? = parsed["i"], let intervalSeconds = Int(interval),
+            Self.intervalRange.contains(intervalSeconds)
         else { return nil }
         self.init(deviceCode: code, expiresAt: expiresAt, intervalSeconds: intervalSeconds)
     }

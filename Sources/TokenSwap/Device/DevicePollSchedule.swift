@@ -27,6 +27,23 @@ final class DevicePollSchedule: Sendable {
     /// RFC 8628 §3.5: "the interval MUST be increased by 5 seconds".
     static let slowDownStepSeconds = 5
 
+    /// An hour: the longest interval a provider may ask for (`DeviceAuthorizationAnswer`)
+    /// and the ceiling of every raise. A device told to wait longer than its code lives
+    /// learns nothing more, and the cap keeps `+ 5` and the clock arithmetic in range
+    /// however often a device polls too soon (CONTRACT §15).
+    static let longestIntervalSeconds = 3600
+
+    /// `interval` raised by one step, saturating at `longestIntervalSeconds` (and at least
+    /// one step above the shortest interval, whatever `interval` was).
+    static func raised(_ interval: Int) -> Int {
+        let clamped = min(max(interval, 1), longestIntervalSeconds)
+        return min(clamped + slowDownStepSeconds, longestIntervalSeconds)
+    }
+
+    /// The longest an entry is kept: the longest a device code lives
+    /// (`DeviceAuthorizationAnswer.longestExpiresInSeconds`).
+    static let longestLifetime = Duration.seconds(DeviceAuthorizationAnswer.longestExpiresInSeconds)
+
     private let entries: Mutex<ExpiringGrantStore<Entry>>
 
     init(capacity: Int = 100_000) {
@@ -37,12 +54,16 @@ final class DevicePollSchedule: Sendable {
 
     /// Records a poll of `key` (the provider's device code) at `now` and decides it.
     /// `initialInterval` is the interval sealed in the code; `lifetime` how long the
-    /// code still lives (the entry is dropped after).
+    /// code still lives (the entry is dropped after). Both come from a sealed code and
+    /// are clamped here as well: an interval to `1...longestIntervalSeconds`, a lifetime
+    /// to `longestLifetime`.
     func poll(
         _ key: String, initialInterval: Int, lifetime: Duration,
         now: ContinuousClock.Instant = .now
     ) -> Decision {
-        entries.withLock { store in
+        let initialInterval = min(max(initialInterval, 1), Self.longestIntervalSeconds)
+        let lifetime = min(max(lifetime, .zero), Self.longestLifetime)
+        return entries.withLock { store in
             guard case .live(var entry) = store.lookup(key, now: now) else {
                 store.insert(
                     Entry(intervalSeconds: initialInterval, lastPoll: now), for: key,
@@ -50,7 +71,7 @@ final class DevicePollSchedule: Sendable {
                 return .poll(interval: initialInterval)
             }
             let tooSoon = now < entry.lastPoll + .seconds(entry.intervalSeconds)
-            if tooSoon { entry.intervalSeconds += Self.slowDownStepSeconds }
+            if tooSoon { entry.intervalSeconds = Self.raised(entry.intervalSeconds) }
             entry.lastPoll = now
             let interval = entry.intervalSeconds
             store.update(key) { $0 = entry }
@@ -63,7 +84,7 @@ final class DevicePollSchedule: Sendable {
         entries.withLock { store in
             var raised: Int?
             store.update(key) {
-                $0.intervalSeconds += Self.slowDownStepSeconds
+                $0.intervalSeconds = Self.raised($0.intervalSeconds)
                 raised = $0.intervalSeconds
             }
             return raised

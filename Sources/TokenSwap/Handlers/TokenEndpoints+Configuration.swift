@@ -16,7 +16,11 @@ extension TokenEndpoints {
                 trustedProxies: TrustedProxies(configuration.trustedProxies)),
             introspectionLimit: ClientRateLimit(
                 perMinute: Double(configuration.introspectionRateLimitPerMinute),
-                trustedProxies: TrustedProxies(configuration.trustedProxies)))
+                trustedProxies: TrustedProxies(configuration.trustedProxies)),
+            legacyFailureLimit: ClientRateLimit(
+                perMinute: Double(configuration.legacyFailureLimitPerMinute),
+                trustedProxies: TrustedProxies(configuration.trustedProxies),
+                ipv6PrefixLength: configuration.rateLimitIPv6PrefixLength))
     }
 
     /// Every token route of the configuration's providers.

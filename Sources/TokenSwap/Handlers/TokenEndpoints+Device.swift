@@ -25,6 +25,7 @@ extension TokenEndpoints {
                 (answer) throws(TokenEndpointError) in
                 try provider.dialect.interpretDeviceAuthorization(answer)
             }
+            // `expiresIn` is at most a day (`DeviceAuthorizationAnswer`): no overflow.
             let envelope = DeviceCodeEnvelope(
                 deviceCode: authorization.deviceCode,
                 expiresAt: DeviceCodeEnvelope.now() + authorization.expiresIn,
@@ -58,6 +59,7 @@ extension TokenEndpoints {
             throw .invalidRequest("device_code is missing")
         }
         let envelope = try openDeviceCode(sealed, for: provider)
+        // The envelope's numbers are in `DeviceCodeEnvelope`'s ranges: no overflow.
         let remaining = envelope.expiresAt - DeviceCodeEnvelope.now()
         guard remaining > 0 else {
             metrics.devicePoll(provider: provider.name, .expired)
@@ -90,8 +92,7 @@ extension TokenEndpoints {
         case .refused(.slowDown):
             metrics.devicePoll(provider: provider.name, .slowDownUpstream)
             let raised = pollSchedule.providerAskedToSlowDown(key)
-            throw .devicePoll(
-                .slowDown, interval: raised ?? interval + DevicePollSchedule.slowDownStepSeconds)
+            throw .devicePoll(.slowDown, interval: raised ?? DevicePollSchedule.raised(interval))
         case .refused(let refusal):
             if !refusal.keepsPolling { pollSchedule.finish(key) }
             metrics.devicePoll(provider: provider.name, DevicePollOutcome(refusal))
@@ -101,6 +102,8 @@ extension TokenEndpoints {
 
     /// Opens a sealed device code: only the device-code kind for this provider and
     /// client opens, so a sealed refresh token here is `invalid_grant` (CONTRACT §7).
+    /// Never a legacy decoder: those formats held refresh tokens only (CONTRACT §9), and
+    /// an unauthenticated one would let anyone forge an envelope.
     func openDeviceCode(_ sealed: String, for provider: Provider) throws(TokenEndpointError)
         -> DeviceCodeEnvelope
     {

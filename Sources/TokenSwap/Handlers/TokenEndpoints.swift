@@ -23,11 +23,15 @@ public final class TokenEndpoints: Sendable {
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
     /// §4: token scanning); nil: off.
     public let introspectionLimit: ClientRateLimit?
+    /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
+    /// unauthenticated formats can be probed); nil: off.
+    public let legacyFailureLimit: ClientRateLimit?
 
     public init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
-        deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil
+        deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
+        legacyFailureLimit: ClientRateLimit? = nil
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -36,6 +40,7 @@ public final class TokenEndpoints: Sendable {
         self.metrics = metrics
         self.deviceLimit = deviceLimit
         self.introspectionLimit = introspectionLimit
+        self.legacyFailureLimit = legacyFailureLimit
         self.pollSchedule = DevicePollSchedule()
     }
 
@@ -52,15 +57,28 @@ public final class TokenEndpoints: Sendable {
         _ grant: TokenGrant, with provider: Provider,
         completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
     ) {
+        exchange(
+            grant, with: provider,
+            interpret: { (answer) throws(TokenEndpointError) in
+                try provider.dialect.interpretToken(answer)
+            }, completion: completion)
+    }
+
+    /// `exchange`, with the provider's answer read by `interpret` (a legacy-opened refresh
+    /// token reads refusals its own way, CONTRACT §9).
+    func exchange(
+        _ grant: TokenGrant, with provider: Provider,
+        interpret:
+            @escaping @Sendable (HTTPResponse) throws(TokenEndpointError) ->
+            ProviderTokenResponse,
+        completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
+    ) {
         transport.send(provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds) {
             [self] result in
             completion(
                 Result { () throws(TokenEndpointError) in
                     let answer = try arrived(result, from: provider)
-                    return try interpreted(answer, from: provider) {
-                        (answer) throws(TokenEndpointError) in
-                        try provider.dialect.interpretToken(answer)
-                    }
+                    return try interpreted(answer, from: provider, interpret)
                 })
         }
     }

@@ -4,12 +4,16 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
 {
     public let format: LegacyFormat
     let secret: Secret
+    /// The secret file's canonical path (symbolic links and `..` resolved), when the
+    /// decoder came from a setting: one file may serve one provider only (CONTRACT §9).
+    let secretFile: String?
     /// Derived from the secret once (`LegacyFormat.keyMaterial`); as secret as it is.
     private let keyMaterial: [UInt8]
 
-    public init(format: LegacyFormat, secret: Secret) {
+    public init(format: LegacyFormat, secret: Secret, secretFile: String? = nil) {
         self.format = format
         self.secret = secret
+        self.secretFile = secretFile
         self.keyMaterial = format.keyMaterial(secret: Array(secret.revealed.utf8))
     }
 

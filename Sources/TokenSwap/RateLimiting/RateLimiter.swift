@@ -68,6 +68,18 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back the token `take` took for `client`, for a limit that counts outcomes
+    /// known only later (CONTRACT §9's failed legacy opens: each attempt takes a token
+    /// before decoding, so concurrent attempts cannot pass the limit together, and one
+    /// that did not fail gives it back). A bucket evicted meanwhile is already full.
+    public func giveBack(for client: String) {
+        let client = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
+        let burst = self.burst
+        shards[shardIndex(client)].buckets.withLock { buckets in
+            buckets[client]?.giveBack(burst: burst)
+        }
+    }
+
     /// Buckets held right now (for tests and the bound).
     public var trackedClients: Int {
         shards.reduce(0) { total, shard in total + shard.buckets.withLock { $0.count } }

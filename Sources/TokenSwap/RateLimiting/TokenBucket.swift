@@ -27,6 +27,12 @@ struct TokenBucket: Sendable, Equatable {
         return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
     }
 
+    /// Puts back the token a request took, when what it was taken for did not happen
+    /// (`RateLimiter.giveBack`); never above the burst.
+    mutating func giveBack(burst: Int) {
+        tokens = min(Double(burst), tokens + 1)
+    }
+
     /// True when the bucket has refilled completely: forgetting it changes nothing, since
     /// a new bucket starts full too.
     func isFull(now: Double, rate: Double, burst: Int) -> Bool {
