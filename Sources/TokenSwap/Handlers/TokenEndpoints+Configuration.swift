@@ -11,12 +11,10 @@ extension TokenEndpoints {
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
             metrics: metrics,
-            deviceLimit: ClientRateLimit(
-                perMinute: configuration.deviceRateLimitPerMinute,
-                trustedProxies: TrustedProxies(configuration.trustedProxies)),
-            introspectionLimit: ClientRateLimit(
-                perMinute: Double(configuration.introspectionRateLimitPerMinute),
-                trustedProxies: TrustedProxies(configuration.trustedProxies)))
+            deviceLimit: configuration.clientRateLimit(
+                perMinute: configuration.deviceRateLimitPerMinute),
+            introspectionLimit: configuration.clientRateLimit(
+                perMinute: Double(configuration.introspectionRateLimitPerMinute)))
     }
 
     /// Every token route of the configuration's providers.

@@ -13,20 +13,28 @@ public struct ClientRateLimit: Sendable {
         self.trustedProxies = trustedProxies
     }
 
-    /// `perMinute` requests a minute, all of them allowed at once (the burst); nil when 0
-    /// (off).
-    public init?(perMinute: Double, trustedProxies: TrustedProxies) {
-        guard perMinute > 0 else { return nil }
+    /// `perMinute` requests a minute, all of them allowed at once (the burst), IPv6
+    /// clients keyed by `ipv6PrefixLength` bits (and their /48, `RateLimiter`); nil when 0
+    /// (off). Made through `ServiceConfiguration.clientRateLimit(perMinute:)`, so every
+    /// per-client limit keys its clients the same way.
+    init?(perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int) {
+        guard perMinute > 0, !perMinute.isNaN else { return nil }
+        // Saturating: a huge setting is "no practical limit", never a trap in Int(_:).
+        let burst = perMinute < 1e15 ? max(1, Int(perMinute.rounded(.up))) : Int.max
         self.init(
             limiter: RateLimiter(
-                ratePerSecond: perMinute / 60, burst: max(1, Int(perMinute.rounded(.up)))),
+                ratePerSecond: perMinute / 60, burst: burst, ipv6PrefixLength: ipv6PrefixLength),
             trustedProxies: trustedProxies)
     }
 
+    /// The address `request` counts against (the TCP peer, or the client a trusted proxy
+    /// names).
+    func client(of request: HTTPRequest) -> String {
+        trustedProxies.clientAddress(
+            peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+    }
+
     func take(for request: HTTPRequest) -> RateDecision {
-        limiter.take(
-            for: trustedProxies.clientAddress(
-                peer: request.remoteAddress,
-                forwardedFor: request.headers.values("X-Forwarded-For")))
+        limiter.take(for: client(of: request))
     }
 }
