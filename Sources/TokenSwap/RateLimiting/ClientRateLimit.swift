@@ -37,4 +37,9 @@ public struct ClientRateLimit: Sendable {
     func take(for request: HTTPRequest) -> RateDecision {
         limiter.take(for: client(of: request))
     }
+
+    /// Gives back what `take(for:)` just took for `request`'s client.
+    func giveBack(for request: HTTPRequest) {
+        limiter.giveBack(for: client(of: request))
+    }
 }

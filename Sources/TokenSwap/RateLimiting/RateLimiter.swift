@@ -72,6 +72,18 @@ public final class RateLimiter: Sendable {
         return networkDecision
     }
 
+    /// Gives back the token `take(for:)` just took for `client`: the request turned out
+    /// not to count (a right user code, where only wrong ones are limited).
+    public func giveBack(for client: String) {
+        let now = clock()
+        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength), now: now)
+        if let networks,
+            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
+        {
+            networks.giveBack(network, now: now)
+        }
+    }
+
     /// Client buckets held right now (for tests and the bound).
     public var trackedClients: Int { clients.count }
 
