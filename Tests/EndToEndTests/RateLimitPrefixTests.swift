@@ -82,4 +82,19 @@ import Testing
         }
         #expect(try await server.stop() == 0)
     }
+
+    /// CONTRACT §15: no setting traps. A per-minute limit past what an `Int` burst holds
+    /// (`1e300`, or `Int.max` itself, which rounds up past it as a `Double`) once trapped
+    /// building the burst when `serve` started; now it saturates: no practical limit.
+    @Test func hugeEndpointLimitsStartAndServe() async throws {
+        let server = try await OperationsTests.sandbox([
+            "TOKENSWAP_DEVICE_RATE_LIMIT": "1e300",
+            "TOKENSWAP_INTROSPECTION_RATE_LIMIT": String(Int.max),
+        ])
+        #expect(try await DeviceFlow.requestCode(server.port, scope: "tv").status == 200)
+        let introspection = try await Exchange.form(
+            "/v1/introspect", port: server.port, [("token", "at-x")])
+        #expect(introspection.status == 200)
+        #expect(try await server.stop() == 0)
+    }
 }
