@@ -32,28 +32,6 @@ final class BucketTable: Sendable {
 
     /// Takes one token from `key`'s bucket.
     func take(_ key: String, now: Double) -> RateDecision {
-        update(key, now: now) { bucket, rate, burst in
-            bucket.take(now: now, rate: rate, burst: burst)
-        }
-    }
-
-    /// Gives back a token taken at `now` for a request that was refused after all (another
-    /// table said no), so that refusal costs this bucket nothing.
-    func giveBack(_ key: String, now: Double) {
-        update(key, now: now) { bucket, rate, burst in
-            bucket.giveBack(now: now, rate: rate, burst: burst)
-        }
-    }
-
-    /// Buckets held right now (for tests and the bound).
-    var count: Int {
-        shards.reduce(0) { total, shard in total + shard.buckets.withLock { $0.count } }
-    }
-
-    private func update<Result>(
-        _ key: String, now: Double,
-        _ body: (inout TokenBucket, Double, Int) -> Result
-    ) -> Result {
         let perShard = capacity / shards.count
         let (rate, burst) = (ratePerSecond, self.burst)
         return shards[shardIndex(key)].buckets.withLock { buckets in
@@ -61,10 +39,24 @@ final class BucketTable: Sendable {
                 Self.makeRoom(in: &buckets, limit: perShard, now: now, rate: rate, burst: burst)
             }
             var bucket = buckets[key] ?? TokenBucket(burst: burst, now: now)
-            let result = body(&bucket, rate, burst)
+            let decision = bucket.take(now: now, rate: rate, burst: burst)
             buckets[key] = bucket
-            return result
+            return decision
         }
+    }
+
+    /// Gives back a token just taken for a request that was refused after all (another
+    /// table said no) or did not count; a bucket evicted meanwhile is already full.
+    func giveBack(_ key: String) {
+        let burst = self.burst
+        shards[shardIndex(key)].buckets.withLock { buckets in
+            buckets[key]?.giveBack(burst: burst)
+        }
+    }
+
+    /// Buckets held right now (for tests and the bound).
+    var count: Int {
+        shards.reduce(0) { total, shard in total + shard.buckets.withLock { $0.count } }
     }
 
     private static func makeRoom(

@@ -68,19 +68,20 @@ public final class RateLimiter: Sendable {
             let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
         else { return decision }
         let networkDecision = networks.take(network, now: now)
-        if networkDecision != .allowed { clients.giveBack(key, now: now) }
+        if networkDecision != .allowed { clients.giveBack(key) }
         return networkDecision
     }
 
-    /// Gives back the token `take(for:)` just took for `client`: the request turned out
-    /// not to count (a right user code, where only wrong ones are limited).
+    /// Gives back the token `take(for:)` took for `client`, for a limit that counts
+    /// outcomes known only later (a right user code where only wrong ones count, a legacy
+    /// open that did not fail): the attempt takes first, so concurrent attempts cannot
+    /// pass the limit together, and one that does not count gives it back.
     public func giveBack(for client: String) {
-        let now = clock()
-        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength), now: now)
+        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength))
         if let networks,
             let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
         {
-            networks.giveBack(network, now: now)
+            networks.giveBack(network)
         }
     }
 

@@ -30,9 +30,9 @@ struct TokenBucket: Sendable, Equatable {
         return .limited(retryAfterSeconds: max(1, Int(bounded.rounded(.up))))
     }
 
-    /// Puts back a token taken at `now` (the request was refused elsewhere).
-    mutating func giveBack(now: Double, rate: Double, burst: Int) {
-        refill(now: now, rate: rate, burst: burst)
+    /// Puts back the token a request took, when what it was taken for did not happen
+    /// (`RateLimiter.giveBack`); never above the burst.
+    mutating func giveBack(burst: Int) {
         tokens = min(Double(burst), tokens + 1)
     }
 
