@@ -3,10 +3,10 @@ import HTTPCore
 
 extension Provider {
     /// The request that revokes `token` at this provider, per its revocation style
-    /// (CONTRACT §8). Every token gets one (the caller checks `lifecycle.revokes`): a kind
-    /// the style cannot revoke goes as the kind it can (GitHub revokes access tokens only,
-    /// L2P refresh tokens only), which the provider answers as invalid, so whether a call
-    /// is made never tells whether the token opened. Nil for style `none`, for every token.
+    /// (CONTRACT §8); nil for style `none`, whatever the token. Every other style gets one
+    /// for every token: a kind the style cannot revoke goes as the kind it can (GitHub
+    /// revokes access tokens only, L2P refresh tokens only), which the provider answers as
+    /// invalid, so whether a call is made never tells whether the token opened.
     func revocationRequest(for token: LifecycleToken) -> HTTPClientRequest? {
         guard let url = lifecycle.revocationURL else { return nil }
         switch lifecycle.revocationStyle {

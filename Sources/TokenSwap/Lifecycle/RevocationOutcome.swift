@@ -6,7 +6,7 @@ import HTTPCore
 public enum RevocationOutcome: Sendable, Equatable {
     /// The provider took it.
     case revoked
-    /// The token did not open, or the provider calls it invalid or unknown.
+    /// The provider calls the token invalid or unknown (a value that did not open, too).
     case invalid
     /// The provider has no revocation API (style `none`): nothing was sent.
     case unsupported

@@ -18,7 +18,7 @@ public struct ClientRateLimit: Sendable {
     /// (off). Made through `ServiceConfiguration.clientRateLimit(perMinute:)`, so every
     /// per-client limit keys its clients the same way.
     init?(perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int) {
-        guard perMinute > 0, !perMinute.isNaN else { return nil }
+        guard perMinute > 0 else { return nil }  // NaN too
         // Saturating: a huge setting is "no practical limit", never a trap in Int(_:).
         let burst = perMinute < 1e15 ? max(1, Int(perMinute.rounded(.up))) : Int.max
         self.init(
