@@ -235,9 +235,84 @@ import Testing
         let posted = try await DeviceFlow.decide(server.port, userCode: attack)
         #expect(posted.status == 400)
         #expect(!posted.body.contains("<script>"))
-        let noAction = try await Exchange.form(
-            "/sandbox/device", port: server.port, [("user_code", "BCDF-GHJK")])
+        let (cookie, token) = try await DeviceFlow.formToken(server.port)
+        let noAction = try await DeviceFlow.post(
+            server.port, cookie: cookie, [("form_token", token), ("user_code", "BCDF-GHJK")])
         #expect(noAction.status == 400)
+        #expect(try await server.stop() == 0)
+    }
+
+    /// The page's CSRF token (issue 18): a decision posted without the form token of this
+    /// browser's page (another site's form, a forged or foreign token, no cookie) is
+    /// `403` and decides nothing; before, any POST with a user code approved the device.
+    @Test func aDecisionWithoutThePagesFormTokenIsRefused() async throws {
+        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        let code = try await DeviceFlow.requestCode(server.port, scope: "tv")
+        let userCode = try #require(code.string("user_code"))
+        let sealed = try #require(code.string("device_code"))
+        let (cookie, token) = try await DeviceFlow.formToken(server.port)
+        let (otherCookie, otherToken) = try await DeviceFlow.formToken(server.port)
+        #expect(cookie != otherCookie && token != otherToken)
+        let approve = [("user_code", userCode), ("action", "approve")]
+        let forged = String(repeating: "A", count: token.count)
+        for (name, cookieSent, fields) in [
+            ("no token, no cookie", nil, approve),
+            ("no token", cookie, approve),
+            ("token without its cookie", nil, [("form_token", token)] + approve),
+            ("another page's token", cookie, [("form_token", otherToken)] + approve),
+            ("forged token", cookie, [("form_token", forged)] + approve),
+            ("empty token", cookie, [("form_token", "")] + approve),
+        ] as [(String, String?, [(String, String)])] {
+            let refused = try await DeviceFlow.post(server.port, cookie: cookieSent, fields)
+            #expect(refused.status == 403, "\(name)")
+            #expect(refused.body.contains("This page expired"), "\(name)")
+            #expect(refused.header("Content-Type") == "text/html; charset=utf-8")
+        }
+        try await DeviceFlow.wait(seconds: 1)
+        #expect(
+            try await DeviceFlow.poll(server.port, deviceCode: sealed).error
+                == "authorization_pending")
+        let approved = try await DeviceFlow.post(
+            server.port, cookie: cookie, [("form_token", token)] + approve)
+        #expect(approved.status == 200)
+        #expect(approved.body.contains("Device connected"))
+        #expect(try await server.stop() == 0)
+    }
+
+    /// Wrong user codes are limited per client (10 a minute, keyed like every per-client
+    /// limit): the 11th try is `429` even with the right code, so guessing stops there;
+    /// another client is not affected, and right codes do not count.
+    @Test func wrongUserCodesAreLimitedPerClient() async throws {
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"], environment: ["TOKENSWAP_TRUSTED_PROXIES": "127.0.0.1"])
+        let (cookie, token) = try await DeviceFlow.formToken(server.port)
+        func attempt(_ userCode: String, from client: String) async throws -> Exchange.Answer {
+            let body = [
+                ("form_token", token), ("user_code", userCode), ("action", "approve"),
+            ].map { "\($0.0)=\(Exchange.encode($0.1))" }.joined(separator: "&")
+            return try await Exchange.request(
+                "POST", "/sandbox/device", port: server.port,
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie),
+                    ("X-Forwarded-For", client),
+                ], body: body)
+        }
+        var codes: [String] = []
+        for _ in 0..<3 {
+            let code = try await DeviceFlow.requestCode(server.port, scope: "tv")
+            codes.append(try #require(code.string("user_code")))
+        }
+        // A right code first: it costs nothing.
+        #expect(try await attempt(codes[0], from: "2001:db8:d:1::1").status == 200)
+        var statuses: [Int] = []
+        for _ in 0..<10 {
+            statuses.append(try await attempt("BBBB-BBBB", from: "2001:db8:d:1::2").status)
+        }
+        #expect(statuses == Array(repeating: 400, count: 10))
+        let limited = try await attempt(codes[1], from: "2001:db8:d:1::3")
+        #expect(limited.status == 429)
+        #expect(limited.header("Retry-After").flatMap { Int($0) }.map { $0 >= 1 } == true)
+        #expect(try await attempt(codes[2], from: "198.51.100.20").status == 200)
         #expect(try await server.stop() == 0)
     }
 

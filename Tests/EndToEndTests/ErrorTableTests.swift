@@ -45,8 +45,19 @@ import Testing
         ProviderRow(
             description: "429 OAuth JSON, Retry-After HTTP-date", status: 429,
             headers: [("Retry-After", "Wed, 21 Oct 2037 07:28:00 GMT")], body: oauthThrottled,
-            expectStatus: 429, expectError: nil,
-            expectRetryAfter: "Wed, 21 Oct 2037 07:28:00 GMT"),
+            expectStatus: 429, expectError: nil, expectRetryAfter: "3600"),
+        // CONTRACT §2: the client kit once trapped converting this; clamped to an hour.
+        ProviderRow(
+            description: "429, Retry-After past Int", status: 429,
+            headers: [("Retry-After", "99999999999999999999")], body: oauthThrottled,
+            expectStatus: 429, expectError: nil, expectRetryAfter: "3600"),
+        ProviderRow(
+            description: "429, Retry-After 0", status: 429, headers: [("Retry-After", "0")],
+            body: oauthThrottled, expectStatus: 429, expectError: nil, expectRetryAfter: "1"),
+        ProviderRow(
+            description: "429, Retry-After neither delay nor date", status: 429,
+            headers: [("Retry-After", "in a while")], body: oauthThrottled, expectStatus: 429,
+            expectError: nil, expectRetryAfter: nil),
         ProviderRow(
             description: "500", status: 500, headers: [], body: "oops", expectStatus: 502,
             expectError: "upstream_error"),
@@ -95,6 +106,31 @@ import Testing
         }
         #expect(
             try await stack.finish(secrets: ["code-ok", "code-row", sealed, "stub-refresh"]) == 0)
+    }
+
+    /// An HTTP-date `Retry-After` (RFC 9110 §10.2.3) reaches the client as the seconds
+    /// left until it, not as the provider's text.
+    @Test func aRetryAfterDateBecomesSecondsFromNow() async throws {
+        let stack = try await StubStack.start()
+        let inTwoMinutes = Date().addingTimeInterval(120)
+        let date = Self.imfFixdate(inTwoMinutes)
+        try await stack.stub.answer(
+            status: 429, headers: [("Retry-After", date)], body: Self.oauthThrottled)
+        let answer = try await Exchange.form("/v1/swap", port: stack.port, [("code", "code-d")])
+        #expect(answer.status == 429)
+        let seconds = try #require(answer.header("Retry-After").flatMap { Int($0) })
+        #expect((100...120).contains(seconds), "\(seconds)")
+        #expect(try await stack.finish(secrets: ["code-d"]) == 0)
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for `date`.
+    static func imfFixdate(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Input tokenswap refuses itself: the provider is never called.

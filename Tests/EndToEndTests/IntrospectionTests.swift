@@ -180,8 +180,9 @@ import Testing
             [deployment.clientSecret, "at-li"] + Deployment.keyMaterial(keys))
     }
 
-    /// A sealed refresh token with a style that knows only access tokens: inactive, and
-    /// the provider is not called (never refreshed to find out).
+    /// A sealed refresh token with a style that knows only access tokens: never refreshed
+    /// to find out; it is asked about as the access token it might be (the same call a
+    /// random value gets, CONTRACT §8), and the provider's "not active" is the answer.
     @Test func aSealedRefreshTokenIsNotRefreshedToFindOut() async throws {
         let stub = try await ProviderStub.start()
         let stack = try await StubStack.start(
@@ -194,7 +195,11 @@ import Testing
         let answer = try await Exchange.form(
             "/v1/introspect", port: stack.port, [("token", sealed)])
         #expect(answer.body == #"{"active":false}"#)
-        #expect(try await stub.received().count == 1)  // the swap only
+        let received = try await stub.received()
+        try #require(received.count == 2)
+        #expect(received[1].target == "/introspectToken")
+        #expect(received[1].form["token"] == sealed)
+        #expect(received[1].form["grant_type"] == nil)
         #expect(try await stack.finish(secrets: ["rt-raw-li", sealed]) == 0)
     }
 

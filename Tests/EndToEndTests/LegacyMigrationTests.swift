@@ -46,6 +46,11 @@ import Testing
                 try (value + "\n").write(
                     to: directory.appendingPathComponent(format), atomically: true,
                     encoding: .utf8)
+                // Readable by the service's user only, as deployed (`check-config` warns
+                // otherwise).
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o600],
+                    ofItemAtPath: directory.appendingPathComponent(format).path)
             }
             self.secrets = secrets
         }

@@ -162,7 +162,8 @@ import Testing
         for name in ["spotify", "nope"] {
             record(
                 "GET", metadataPath,
-                try await Exchange.request("GET", concrete(metadataPath, provider: name), port: port))
+                try await Exchange.request(
+                    "GET", concrete(metadataPath, provider: name), port: port))
         }
         record("GET", "/healthz", try await Exchange.request("GET", "/healthz", port: port))
         record("GET", "/metrics", try await Exchange.request("GET", "/metrics", port: port))
@@ -407,6 +408,16 @@ import Testing
         record(
             "POST", "/sandbox/device", try await DeviceFlow.decide(sandbox.port, userCode: userCode)
         )
+        record(
+            "POST", "/sandbox/device",
+            try await DeviceFlow.post(
+                sandbox.port, cookie: nil, [("user_code", userCode), ("action", "approve")]))
+        // Ten wrong codes a minute per client, then 429 (the used code above was the first).
+        for _ in 0..<10 {
+            record(
+                "POST", "/sandbox/device",
+                try await DeviceFlow.decide(sandbox.port, userCode: "BBBB-BBBB"))
+        }
         #expect(try await sandbox.stop() == 0)
     }
 

@@ -87,6 +87,18 @@ import Testing
         #expect(active.json?["exp"] as? Int == 2_000_000_000)
         #expect(active.string("client_id") == Deployment.clientID)
         #expect(!active.body.contains("ada@example.com"))
+        // CONTRACT §15: a token Google issued to another client is not active here.
+        for audiences in [
+            ["azp": "other-client", "aud": "other-client"], ["azp": "other-client"],
+            ["aud": "other-client", "azp": Deployment.clientID], [:],
+        ] {
+            try await IntrospectionTests.answerJSON(
+                stub, audiences.merging(["scope": "email", "exp": "2000000000"]) { a, _ in a },
+                path: "/tokeninfo")
+            #expect(
+                try await Exchange.form("/v1/introspect", port: port, [("token", "at-other")])
+                    .body == #"{"active":false}"#, "\(audiences)")
+        }
         try await IntrospectionTests.answerJSON(
             stub, ["azp": Deployment.clientID, "exp": "1000000000"], path: "/tokeninfo")
         #expect(
@@ -98,23 +110,24 @@ import Testing
         #expect(
             try await Exchange.form("/v1/introspect", port: port, [("token", "at-dead")]).body
                 == #"{"active":false}"#)
-        // A sealed refresh token: tokeninfo knows access tokens only; no call.
+        // A sealed refresh token: tokeninfo knows access tokens only, so it is asked about
+        // as the access token it might be (a random value gets the same call: CONTRACT §8).
         #expect(
             try await Exchange.form("/v1/introspect", port: port, [("token", sealed)]).body
                 == #"{"active":false}"#)
 
-        let received = try await stub.received()
-        try #require(received.count == 7)
+        let received = try await stub.received().filter { !$0.body.contains("at-other") }
+        try #require(received.count == 8)
         let revocations = Array(received[1...3])
         #expect(
             revocations.map(\.form) == [
                 ["token": "rt-raw-google"], ["token": "at-google"], ["token": "at-dead"],
             ])
-        let infos = Array(received[4...6])
+        let infos = Array(received[4...7])
         #expect(
             infos.map(\.form) == [
                 ["access_token": "at-google"], ["access_token": "at-google"],
-                ["access_token": "at-dead"],
+                ["access_token": "at-dead"], ["access_token": sealed],
             ])
         for request in revocations + infos {
             #expect(request.method == "POST")
@@ -150,9 +163,10 @@ import Testing
                 try await Exchange.form("/v1/revoke", port: port, [("token", "at-github")]),
                 "forwarded")
         }
-        // GitHub cannot revoke by refresh token: said so, nothing sent.
+        // GitHub cannot revoke by refresh token: the value goes as an access token, as any
+        // unknown value does (CONTRACT §8: nothing tells that it opened).
         RevocationTests.expectRevoked(
-            try await Exchange.form("/v1/revoke", port: port, [("token", sealed)]), "unsupported")
+            try await Exchange.form("/v1/revoke", port: port, [("token", sealed)]), "forwarded")
 
         try await IntrospectionTests.answerJSON(
             stub,
@@ -177,7 +191,7 @@ import Testing
                 == #"{"active":false}"#)
 
         let received = Array(try await stub.received().dropFirst())
-        try #require(received.count == 5)
+        try #require(received.count == 6)
         for request in received {
             #expect(request.target == path)
             #expect(
@@ -187,10 +201,11 @@ import Testing
             #expect(request.header("User-Agent") != nil)
             #expect(!request.body.contains(deployment.clientSecret))
         }
-        #expect(received.prefix(3).allSatisfy { $0.method == "DELETE" })
+        #expect(received.prefix(4).allSatisfy { $0.method == "DELETE" })
         #expect(received.suffix(2).allSatisfy { $0.method == "POST" })
         #expect(received[0].json?["access_token"] as? String == "at-github")
-        #expect(received[4].json?["access_token"] as? String == "at-gone")
+        #expect(received[3].json?["access_token"] as? String == sealed)
+        #expect(received[5].json?["access_token"] as? String == "at-gone")
         try await Self.finish(
             server, stub, deployment, keys, ["rt-raw-github", sealed, "at-github", "at-gone"])
     }
@@ -220,10 +235,11 @@ import Testing
             metrics.contains(#"tokenswap_revocations_total{provider="l2p",outcome="revoked"} 1"#))
         #expect(
             metrics.contains(#"tokenswap_revocations_total{provider="l2p",outcome="invalid"} 1"#))
-        // L2P invalidates refresh tokens only.
+        // L2P invalidates refresh tokens only: anything that does not open goes as one, and
+        // L2P calls it invalid (CONTRACT §8: the same call whether it opened or not).
         RevocationTests.expectRevoked(
             try await Exchange.form("/v1/revoke", port: port, [("token", "at-l2p")]),
-            "unsupported")
+            "forwarded")
 
         try await IntrospectionTests.answerJSON(
             stub, ["status": "ok", "state": "valid", "scope": "l2p.rwth", "expires_in": 3599],
@@ -242,14 +258,19 @@ import Testing
                 == #"{"active":false}"#)
 
         let received = Array(try await stub.received().dropFirst(2))
-        try #require(received.count == 3)
+        try #require(received.count == 4)
         #expect(received[0].target == "/oauth2.svc/token")
         #expect(
             received[0].form == [
                 "grant_type": "invalidate", "refresh_token": "rt-raw-l2p",
                 "client_id": Deployment.clientID,
             ])
-        for request in received[1...] {
+        #expect(
+            received[1].form == [
+                "grant_type": "invalidate", "refresh_token": "at-l2p",
+                "client_id": Deployment.clientID,
+            ])
+        for request in received[2...] {
             #expect(request.target == "/oauth2.svc/tokeninfo")
             #expect(request.form == ["access_token": "at-l2p", "client_id": Deployment.clientID])
         }

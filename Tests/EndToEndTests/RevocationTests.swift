@@ -175,6 +175,46 @@ import Testing
         #expect(try await stack.finish(secrets: ["rt-raw-none", sealed, "at-clear-none"]) == 0)
     }
 
+    /// CONTRACT §9: a token an app kept from the old swap service is revoked upstream as the
+    /// refresh token it holds (before, revoke never tried the legacy formats and sent it
+    /// as an unknown access token); a value no format opens still goes as an access token.
+    @Test func aLegacyTokenIsRevokedUpstreamAsARefreshToken() async throws {
+        let formats = ["spotifyapiserver-gcm", "ruby-encrypted-strings"]
+        let files = try LegacyMigrationTests.SecretFiles(formats: formats) { _ in
+            "old-" + Deployment.random(20)
+        }
+        defer { files.remove() }
+        let stub = try await ProviderStub.start()
+        var extra = Self.rfc7009(stub)
+        extra["TOKENSWAP_SPOTIFY_LEGACY"] = files.setting(formats)
+        let stack = try await StubStack.start(stub: stub, extra: extra)
+        try await stub.answer(status: 200, body: "", path: Self.revokePath)
+        var raws: [String] = []
+        var legacyTokens: [String] = []
+        for format in formats {
+            let raw = "AQ" + Deployment.random(60) + "-_" + Deployment.random(40)
+            let token = try await LegacyMigrationTests.legacyToken(
+                format, secret: try #require(files.secrets[format]), plaintext: raw)
+            raws.append(raw)
+            legacyTokens.append(token)
+            Self.expectRevoked(
+                try await Exchange.form("/v1/revoke", port: stack.port, [("token", token)]),
+                "forwarded")
+        }
+        let unknown = "AQ" + Deployment.random(100)
+        Self.expectRevoked(
+            try await Exchange.form("/v1/revoke", port: stack.port, [("token", unknown)]),
+            "forwarded")
+        let received = try await stub.received()
+        try #require(received.count == 3)
+        for (request, raw) in zip(received, raws) {
+            #expect(request.target == Self.revokePath)
+            #expect(request.form == ["token": raw, "token_type_hint": "refresh_token"])
+        }
+        #expect(received[2].form == ["token": unknown, "token_type_hint": "access_token"])
+        #expect(try await stack.finish(secrets: raws + legacyTokens + [unknown]) == 0)
+    }
+
     /// A provider with `client_secret_post`: the credentials in the revocation's form body.
     @Test func clientSecretPostSendsTheCredentialsInTheBody() async throws {
         let stub = try await ProviderStub.start()

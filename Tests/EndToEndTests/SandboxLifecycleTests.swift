@@ -141,9 +141,12 @@ import Testing
         #expect(active.json?["active"] as? Bool == true)
         #expect(active.string("scope") == "sandbox")
         #expect((active.json?["exp"] as? Int ?? 0) > Int(Date().timeIntervalSince1970))
-        // L2P invalidates refresh tokens only.
+        // L2P invalidates refresh tokens only: an access token goes as one, which L2P calls
+        // invalid; the answer is the same as for any token (CONTRACT §8: by style alone).
         let accessRevoke = try await Exchange.form("/v1/revoke", port: port, [("token", access)])
-        #expect(accessRevoke.header("Tokenswap-Revocation") == "unsupported")
+        #expect(accessRevoke.status == 200)
+        #expect(accessRevoke.header("Tokenswap-Revocation") == "forwarded")
+        #expect(try await Self.introspect(port, access).json?["active"] as? Bool == true)
         let revoke = try await Exchange.form("/v1/l2p/revoke", port: port, [("token", sealed)])
         #expect(revoke.status == 200)
         #expect(revoke.header("Tokenswap-Revocation") == "forwarded")

@@ -13,8 +13,11 @@ import Testing
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tokenswap-legacy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try "old-secret\n".write(
-            to: directory.appendingPathComponent("secret"), atomically: true, encoding: .utf8)
+        let secret = directory.appendingPathComponent("secret")
+        try "old-secret\n".write(to: secret, atomically: true, encoding: .utf8)
+        // 0600, as a secret file should be: check-config warns about group- or
+        // world-readable ones, which would add a warning the CTR test does not expect.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
         try FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("link").path, withDestinationPath: "secret")
         return directory

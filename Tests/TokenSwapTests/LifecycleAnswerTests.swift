@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPCore
 import Testing
 
@@ -17,8 +18,10 @@ import Testing
         (400, [], .invalid), (404, [], .invalid), (422, [], .invalid),
         (401, [], .failed(retryAfterSeconds: 30)), (403, [], .failed(retryAfterSeconds: 30)),
         (429, [("Retry-After", "12")], .failed(retryAfterSeconds: 12)),
-        (503, [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], .failed(retryAfterSeconds: 30)),
-        (500, [("Retry-After", "99999")], .failed(retryAfterSeconds: 30)),
+        // A date in the past is "now" (1 s); a delay past an hour is an hour (CONTRACT §2).
+        (503, [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")], .failed(retryAfterSeconds: 1)),
+        (500, [("Retry-After", "99999")], .failed(retryAfterSeconds: 3600)),
+        (503, [("Retry-After", "soon")], .failed(retryAfterSeconds: 30)),
         (302, [], .failed(retryAfterSeconds: 30)),
     ])
     func revocationOutcomes(status: Int, headers: [(String, String)], expected: RevocationOutcome) {
@@ -60,6 +63,39 @@ import Testing
         #expect(
             String(decoding: IntrospectionResult.inactive.response.body, as: UTF8.self)
                 == #"{"active":false}"#)
+    }
+
+    /// CONTRACT §15: Google's tokeninfo describes tokens issued to any client; one whose
+    /// `aud` or `azp` is not this provider's client id is inactive here (before, it was
+    /// `active:true` with the other client's id).
+    @Test(
+        arguments: [
+            (#"{"aud":"client-1","azp":"client-1","exp":"2000000000"}"#, true),
+            (#"{"azp":"client-1","exp":"2000000000"}"#, true),
+            (#"{"aud":"client-1","exp":"2000000000"}"#, true),
+            (#"{"aud":"other","azp":"other","exp":"2000000000"}"#, false),
+            (#"{"aud":"client-1","azp":"other","exp":"2000000000"}"#, false),
+            (#"{"aud":"other","azp":"client-1","exp":"2000000000"}"#, false),
+            (#"{"aud":"CLIENT-1","exp":"2000000000"}"#, false),
+            (#"{"aud":1,"exp":"2000000000"}"#, false),
+            (#"{"aud":["client-1"],"exp":"2000000000"}"#, false),
+            (#"{"exp":"2000000000","scope":"email"}"#, false),
+        ] as [(String, Bool)])
+    func googleTokeninfoForAnotherClientIsInactive(body: String, active: Bool) throws {
+        let plain = try TokenEndpointsFixtures.provider()
+        let google = Provider(
+            name: plain.name, preset: .google, tokenURL: plain.tokenURL,
+            clientID: plain.clientID, clientSecret: plain.clientSecret,
+            authMethod: plain.authMethod, redirectURI: plain.redirectURI,
+            lifecycle: ProviderLifecycle(
+                introspectionStyle: .google,
+                introspectionURL: try UpstreamURL("https://oauth2.example/tokeninfo")))
+        let result = try google.introspectionResult(
+            HTTPResponse(status: .ok, body: Array(body.utf8)), now: 1_800_000_000)
+        #expect((result != IntrospectionResult.inactive) == active, "\(body)")
+        if case .active(let members) = result {
+            #expect(members.first { $0.name == "client_id" }?.value == .string("client-1"))
+        }
     }
 
     @Test(arguments: [

@@ -87,12 +87,18 @@ import Testing
         let oauth = #"{"error":"slow_down"}"#
         #expect(
             Self.outcome(Self.answer(429, oauth, headers: [("Retry-After", "30")]))
-                == .providerThrottled(retryAfter: "30", body: Array(oauth.utf8)))
+                == .providerThrottled(retryAfterSeconds: 30, body: Array(oauth.utf8)))
         #expect(
             Self.outcome(Self.answer(429, "Too many", headers: [("Retry-After", "5")]))
-                == .providerThrottled(retryAfter: "5", body: nil))
+                == .providerThrottled(retryAfterSeconds: 5, body: nil))
         #expect(
-            Self.outcome(Self.answer(429, "")) == .providerThrottled(retryAfter: nil, body: nil))
+            Self.outcome(Self.answer(429, ""))
+                == .providerThrottled(retryAfterSeconds: nil, body: nil))
+        // CONTRACT §2: never passed on as sent; the absurd delay is an hour, not a trap.
+        #expect(
+            Self.outcome(
+                Self.answer(429, "", headers: [("Retry-After", "99999999999999999999")]))
+                == .providerThrottled(retryAfterSeconds: 3600, body: nil))
     }
 
     @Test(arguments: [500, 502, 503, 504, 302, 100])

@@ -280,4 +280,94 @@ import Testing
         #expect(limited.headers["Retry-After"] != nil)
         #expect(await guess(from: "198.51.100.10").status.code == 401)
     }
+
+    /// The verification page's form token: signed for the cookie it was made with, and
+    /// nothing else (issue 18, CSRF).
+    @Test func formTokensAreBoundToTheirCookie() throws {
+        let sandbox = try S.sandbox()
+        let page = sandbox.verificationPage(HTTPRequest(method: .get, target: "/sandbox/device"))
+        let setCookie = try S.unwrap(page.headers["Set-Cookie"])
+        #expect(setCookie.hasSuffix("; Path=/sandbox/device; HttpOnly; SameSite=Strict"))
+        let cookie = String(
+            try S.unwrap(setCookie.split(separator: ";").first?.split(separator: "=").last))
+        let field = try S.unwrap(sandbox.formToken.field(forCookie: cookie))
+        #expect(String(decoding: page.body, as: UTF8.self).contains(#"value="\#(field)""#))
+        #expect(sandbox.formToken.accepts(field: field, cookie: cookie))
+        let other = SandboxProvider.randomValue(prefix: "")
+        #expect(!sandbox.formToken.accepts(field: field, cookie: other))
+        #expect(!sandbox.formToken.accepts(field: nil, cookie: cookie))
+        #expect(!sandbox.formToken.accepts(field: field, cookie: nil))
+        #expect(!sandbox.formToken.accepts(field: field + "A", cookie: cookie))
+        #expect(!sandbox.formToken.accepts(field: field, cookie: cookie + "x"))
+        // Another process (another secret) signs differently.
+        #expect(!(try S.sandbox()).formToken.accepts(field: field, cookie: cookie))
+        // The page keeps a browser's valid cookie instead of setting a new one.
+        let again = sandbox.verificationPage(
+            HTTPRequest(
+                method: .get, target: "/sandbox/device",
+                headers: HTTPHeaders([("Cookie", "a=b; \(SandboxFormToken.cookieName)=\(cookie)")]))
+        )
+        #expect(again.headers["Set-Cookie"] == nil)
+        #expect(String(decoding: again.body, as: UTF8.self).contains(field))
+    }
+
+    /// RFC 2104's HMAC-SHA256, checked against RFC 4231 test case 2.
+    @Test func hmacMatchesRFC4231() throws {
+        let mac = try S.unwrap(
+            SandboxFormToken.hmacSHA256(
+                key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+        #expect(
+            mac.map { String(format: "%02x", $0) }.joined()
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    /// No form token: `403` and nothing decided; past the wrong-code limit: `429`, even for
+    /// the right code; right codes do not count against it.
+    @Test func verificationDecisionsNeedTheFormTokenAndWrongCodesAreLimited() throws {
+        var limits = SandboxLimits()
+        limits.wrongUserCodesPerMinute = 2
+        let sandbox = try S.sandbox(limits)
+        let page = sandbox.verificationPage(HTTPRequest(method: .get, target: "/sandbox/device"))
+        let cookie = String(
+            try S.unwrap(
+                page.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=")
+                    .last))
+        let field = try S.unwrap(sandbox.formToken.field(forCookie: cookie))
+        func post(_ userCode: String, token: String?) -> HTTPResponse {
+            var body = "user_code=\(userCode)&action=approve"
+            if let token { body += "&form_token=\(token)" }
+            return sandbox.verificationDecision(
+                HTTPRequest(
+                    method: .post, target: "/sandbox/device",
+                    headers: HTTPHeaders([
+                        ("Content-Type", "application/x-www-form-urlencoded"),
+                        ("Cookie", "\(SandboxFormToken.cookieName)=\(cookie)"),
+                    ]), body: Array(body.utf8), remoteAddress: "198.51.100.7"))
+        }
+        let codes = try (0..<2).map { _ in try Self.userCode(sandbox) }
+        #expect(post(codes[0], token: nil).status.code == 403)
+        #expect(post(codes[0], token: "x").status.code == 403)
+        #expect(post(codes[0], token: field).status.code == 200)  // still pending: decided now
+        #expect(post(codes[0], token: field).status.code == 400)  // used
+        #expect(post("BBBBBBBB", token: field).status.code == 400)
+        let limited = post(codes[1], token: field)
+        #expect(limited.status.code == 429)
+        #expect(limited.headers["Retry-After"] != nil)
+    }
+
+    /// A pending device grant's user code, planted as the device endpoint plants it.
+    static func userCode(_ sandbox: SandboxProvider) throws -> String {
+        let userCode = String(
+            (0..<8).map { _ in SandboxProvider.userCodeAlphabet.randomElement() ?? "B" })
+        let deviceCode = SandboxProvider.randomValue(prefix: "sbd-")
+        let now = ContinuousClock.now
+        sandbox.state.withLock {
+            $0.deviceGrants.insert(
+                SandboxProvider.DeviceGrant(
+                    clientID: "client-1", scope: "tv", userCode: userCode, decision: .pending,
+                    magic: nil), for: deviceCode, expiresAt: now + .seconds(600), now: now)
+            $0.userCodes.insert(deviceCode, for: userCode, expiresAt: now + .seconds(600), now: now)
+        }
+        return userCode
+    }
 }

@@ -12,7 +12,10 @@ import Testing
             (.unsupportedMediaType, 415, "invalid_request", nil),
             (.unknownProvider, 404, "not_found", nil),
             (.unopenableToken, 400, "invalid_grant", nil),
-            (.providerThrottled(retryAfter: "12", body: nil), 429, "temporarily_unavailable", "12"),
+            (
+                .providerThrottled(retryAfterSeconds: 12, body: nil), 429,
+                "temporarily_unavailable", "12"
+            ),
             (.upstreamError(reason: "x"), 502, "upstream_error", nil),
             (.upstreamUnreachable(reason: "x"), 502, "upstream_unreachable", nil),
             (.upstreamTimeout, 504, "upstream_timeout", nil),
@@ -47,7 +50,8 @@ import Testing
         #expect(rejected.status.code == 401)
         #expect(rejected.body == body)
         Self.expectTokenHeaders(rejected)
-        let throttled = TokenEndpointError.providerThrottled(retryAfter: "9", body: body).response
+        let throttled = TokenEndpointError.providerThrottled(retryAfterSeconds: 9, body: body)
+            .response
         #expect(throttled.status.code == 429)
         #expect(throttled.body == body)
         #expect(throttled.headers["Retry-After"] == "9")
@@ -64,7 +68,10 @@ import Testing
             (.responseTooLarge(limitBytes: 1), 502, "upstream_error"),
             (.invalidURL(reason: "x"), 502, "upstream_error"),
             (.poolExhausted, 503, "temporarily_unavailable"),
-            (.resourcesExhausted(reason: "socket: Too many open files"), 503, "temporarily_unavailable"),
+            (
+                .resourcesExhausted(reason: "socket: Too many open files"), 503,
+                "temporarily_unavailable"
+            ),
             (.shutdown, 503, "temporarily_unavailable"),
         ] as [(HTTPClientError, Int, String)])
     func clientFailuresMapToTheTable(failure: HTTPClientError, status: Int, code: String) {

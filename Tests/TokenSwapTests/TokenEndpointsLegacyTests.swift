@@ -54,7 +54,8 @@ import Testing
             keyRing: try KeyRing(parsing: F.newKey), transport: upstream,
             upstreamTimeoutSeconds: 2, logger: LogCapture().logger, metrics: metrics,
             legacyFailureLimit: ClientRateLimit(
-                perMinute: failuresPerMinute, trustedProxies: TrustedProxies([])))
+                perMinute: failuresPerMinute, trustedProxies: TrustedProxies([]),
+                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength))
     }
 
     static func refresh(_ token: String, from client: String = client) -> HTTPRequest {

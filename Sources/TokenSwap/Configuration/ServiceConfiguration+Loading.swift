@@ -22,7 +22,11 @@ extension ServiceConfiguration {
         environment: [String: String], configFile: String? = nil, sandbox: Bool = false
     ) async throws(ConfigurationError) -> ServiceConfiguration {
         let source = try await ConfigurationSource(environment: environment, configFile: configFile)
-        return try ServiceConfiguration(source: source, sandbox: sandbox)
+        var configuration = try ServiceConfiguration(source: source, sandbox: sandbox)
+        configuration.secretFiles = try Self.secretFiles(
+            source, providers: configuration.providers, tls: configuration.tls,
+            configFile: configFile)
+        return configuration
     }
 
     init(source: ConfigurationSource, sandbox: Bool) throws(ConfigurationError) {

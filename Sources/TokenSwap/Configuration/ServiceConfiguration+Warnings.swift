@@ -6,6 +6,7 @@ extension ServiceConfiguration {
     /// What is allowed but unwise, one line each, for `check-config`: never a secret.
     public var warnings: [String] {
         legacySecretWarnings + legacyCTRWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
+            + secretFiles.compactMap(\.warning)
     }
 
     /// CONTRACT §10: a certificate that expires within 14 days (or has expired).

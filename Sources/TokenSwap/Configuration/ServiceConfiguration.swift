@@ -50,6 +50,8 @@ public struct ServiceConfiguration: Sendable {
     public let ephemeralKeys: Bool
     /// The main port's certificate and key (CONTRACT §10); nil: plain HTTP.
     public internal(set) var tls: TLSSettings?
+    /// The files that hold secrets, for `check-config`'s permission warning (CONTRACT §15).
+    public internal(set) var secretFiles: [SecretFile] = []
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

@@ -77,7 +77,7 @@ extension TokenEndpointError {
         case .providerRejected(_, let providerBody):
             body = providerBody
         case .providerThrottled(let retryAfter, let providerBody):
-            if let retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
+            if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
         case .rateLimited(let seconds), .revocationUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))

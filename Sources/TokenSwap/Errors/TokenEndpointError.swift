@@ -21,8 +21,9 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     case unopenableToken
     /// The provider's own 4xx OAuth error (status other than 429), body verbatim.
     case providerRejected(status: HTTPStatus, body: [UInt8])
-    /// The provider answered 429; `body` is its body when that is an OAuth error.
-    case providerThrottled(retryAfter: String?, body: [UInt8]?)
+    /// The provider answered 429; `retryAfterSeconds` is its `Retry-After`, clamped
+    /// (CONTRACT §2), `body` its body when that is an OAuth error.
+    case providerThrottled(retryAfterSeconds: Int?, body: [UInt8]?)
     /// 502 `upstream_error`: 5xx, or an answer that is not a valid token response.
     case upstreamError(reason: String)
     /// 502 `upstream_unreachable`: DNS, connect or TLS failed.

@@ -11,16 +11,12 @@ extension TokenEndpoints {
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
             metrics: metrics,
-            deviceLimit: ClientRateLimit(
-                perMinute: configuration.deviceRateLimitPerMinute,
-                trustedProxies: TrustedProxies(configuration.trustedProxies)),
-            introspectionLimit: ClientRateLimit(
-                perMinute: Double(configuration.introspectionRateLimitPerMinute),
-                trustedProxies: TrustedProxies(configuration.trustedProxies)),
-            legacyFailureLimit: ClientRateLimit(
-                perMinute: Double(configuration.legacyFailureLimitPerMinute),
-                trustedProxies: TrustedProxies(configuration.trustedProxies),
-                ipv6PrefixLength: configuration.rateLimitIPv6PrefixLength))
+            deviceLimit: configuration.clientRateLimit(
+                perMinute: configuration.deviceRateLimitPerMinute),
+            introspectionLimit: configuration.clientRateLimit(
+                perMinute: Double(configuration.introspectionRateLimitPerMinute)),
+            legacyFailureLimit: configuration.clientRateLimit(
+                perMinute: Double(configuration.legacyFailureLimitPerMinute)))
     }
 
     /// Every token route of the configuration's providers.

@@ -3,33 +3,33 @@ import HTTPCore
 
 extension Provider {
     /// The request that asks this provider about `token`, per its introspection style
-    /// (CONTRACT §8); nil when the style cannot tell about this kind of token (token-info
-    /// endpoints know access tokens only), which is then inactive without a call.
+    /// (CONTRACT §8); nil for style `none`. Token-info endpoints know access tokens only,
+    /// so for them nothing is opened (`knowsRefreshTokens`): every value goes as the access
+    /// token it may be, and a sealed refresh token is answered inactive by the provider
+    /// like any unknown value, so whether a call is made never tells whether it opened.
     func introspectionRequest(for token: LifecycleToken) -> HTTPClientRequest? {
         guard let url = lifecycle.introspectionURL else { return nil }
-        switch (lifecycle.introspectionStyle, token) {
-        case (.none, _):
+        switch lifecycle.introspectionStyle {
+        case .none:
             return nil
-        case (.rfc7662, _):
+        case .rfc7662:
             // RFC 7662 §2.1: the token, its hint, and the client's authentication.
             return formRequest(
                 to: url, [("token", token.value), ("token_type_hint", token.typeHint)],
                 authentication: authMethod)
-        case (.linkedin, .accessToken(let value)):
+        case .linkedin:
             // LinkedIn's introspectToken takes the credentials in the body whatever the
             // token endpoint wants.
-            return formRequest(to: url, [("token", value)], authentication: .clientSecretPost)
-        case (.google, .accessToken(let value)):
-            // In the body rather than the documented query string: never in a URL.
-            return formRequest(to: url, [("access_token", value)], authentication: nil)
-        case (.github, .accessToken(let value)):
-            return githubTokenRequest(.post, url: url, accessToken: value)
-        case (.l2p, .accessToken(let value)):
             return formRequest(
-                to: url, [("access_token", value)], authentication: ClientAuthMethod.none)
-        case (.linkedin, .refreshToken), (.google, .refreshToken), (.github, .refreshToken),
-            (.l2p, .refreshToken):
-            return nil
+                to: url, [("token", token.value)], authentication: .clientSecretPost)
+        case .google:
+            // In the body rather than the documented query string: never in a URL.
+            return formRequest(to: url, [("access_token", token.value)], authentication: nil)
+        case .github:
+            return githubTokenRequest(.post, url: url, accessToken: token.value)
+        case .l2p:
+            return formRequest(
+                to: url, [("access_token", token.value)], authentication: ClientAuthMethod.none)
         }
     }
 
@@ -51,7 +51,8 @@ extension Provider {
             return try interpretIntrospection(members, now: now)
         case 429:
             throw .providerThrottled(
-                retryAfter: ProviderTokenResponse.retryAfter(response.headers), body: nil)
+                retryAfterSeconds: ProviderTokenResponse.retryAfterSeconds(response.headers),
+                body: nil)
         case 400 where ProviderTokenResponse.isOAuthError(parsed):
             return .inactive
         case 404 where github, 422 where github:
@@ -81,7 +82,14 @@ extension Provider {
             if let createdAt = object["created_at"] { renamed.append(.init("iat", createdAt)) }
             return Self.unexpired(.active(normalising: renamed), now: now)
         case .google:
-            // tokeninfo: `azp` is the client the token was issued to, numbers are strings.
+            // tokeninfo describes any Google token, whoever it was issued to: one issued to
+            // another client is not this client's to accept (CONTRACT §15), so `aud` and
+            // `azp`, each one sent, must be our client id, and one of them must be sent.
+            let audiences = [object["aud"], object["azp"]].compactMap { $0 }
+            guard !audiences.isEmpty, audiences.allSatisfy({ $0.stringValue == clientID }) else {
+                return .inactive
+            }
+            // `azp` is the client the token was issued to; numbers are strings.
             var renamed = members.filter { $0.name != "client_id" }
             if let client = object["azp"] ?? object["aud"] {
                 renamed.insert(.init("client_id", client), at: 0)
@@ -153,4 +161,10 @@ extension Provider {
         let days = era * 146_097 + dayOfEra - 719_468
         return days * 86_400 + hour * 3_600 + minute * 60 + second
     }
+}
+
+extension IntrospectionStyle {
+    /// Whether the provider can be asked about a refresh token (RFC 7662 endpoints can),
+    /// so that a sealed one is worth opening.
+    var knowsRefreshTokens: Bool { self == .rfc7662 }
 }

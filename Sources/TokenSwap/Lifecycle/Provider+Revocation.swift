@@ -3,30 +3,30 @@ import HTTPCore
 
 extension Provider {
     /// The request that revokes `token` at this provider, per its revocation style
-    /// (CONTRACT §8); nil when the style cannot revoke this kind of token, and then
-    /// nothing is sent.
+    /// (CONTRACT §8); nil for style `none`, whatever the token. Every other style gets one
+    /// for every token: a kind the style cannot revoke goes as the kind it can (GitHub
+    /// revokes access tokens only, L2P refresh tokens only), which the provider answers as
+    /// invalid, so whether a call is made never tells whether the token opened.
     func revocationRequest(for token: LifecycleToken) -> HTTPClientRequest? {
         guard let url = lifecycle.revocationURL else { return nil }
-        switch (lifecycle.revocationStyle, token) {
-        case (.none, _):
+        switch lifecycle.revocationStyle {
+        case .none:
             return nil
-        case (.rfc7009, _):
+        case .rfc7009:
             // RFC 7009 §2.1: the token, its hint, and the client's authentication.
             return formRequest(
                 to: url, [("token", token.value), ("token_type_hint", token.typeHint)],
                 authentication: authMethod)
-        case (.google, _):
+        case .google:
             // Google's /revoke takes the token alone, in the body rather than its documented
             // query string, so it never lands in a URL.
             return formRequest(to: url, [("token", token.value)], authentication: nil)
-        case (.github, .accessToken(let value)):
-            return githubTokenRequest(.delete, url: url, accessToken: value)
-        case (.l2p, .refreshToken(let value)):
+        case .github:
+            return githubTokenRequest(.delete, url: url, accessToken: token.value)
+        case .l2p:
             return formRequest(
-                to: url, [("grant_type", "invalidate"), ("refresh_token", value)],
+                to: url, [("grant_type", "invalidate"), ("refresh_token", token.value)],
                 authentication: authMethod)
-        case (.github, .refreshToken), (.l2p, .accessToken):
-            return nil
         }
     }
 
@@ -45,5 +45,16 @@ extension Provider {
                 ("User-Agent", "tokenswap"),
             ]),
             body: JSONValue.object([.init("access_token", .string(accessToken))]).serialized)
+    }
+}
+
+extension RevocationStyle {
+    /// Whether the provider's API takes refresh tokens, so that a sealed one is worth
+    /// opening; GitHub's takes access tokens only, and style `none` sends nothing.
+    var revokesRefreshTokens: Bool {
+        switch self {
+        case .rfc7009, .google, .l2p: true
+        case .github, .none: false
+        }
     }
 }

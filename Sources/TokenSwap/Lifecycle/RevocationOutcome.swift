@@ -6,9 +6,9 @@ import HTTPCore
 public enum RevocationOutcome: Sendable, Equatable {
     /// The provider took it.
     case revoked
-    /// The token did not open, or the provider calls it invalid or unknown.
+    /// The provider calls the token invalid or unknown (a value that did not open, too).
     case invalid
-    /// The provider cannot revoke this token (style `none`, or a kind its API lacks).
+    /// The provider has no revocation API (style `none`): nothing was sent.
     case unsupported
     /// The provider failed, throttled or timed out; the client retries after this long.
     case failed(retryAfterSeconds: Int)
@@ -48,13 +48,9 @@ public enum RevocationOutcome: Sendable, Equatable {
         }
     }
 
-    /// The provider's `Retry-After` when it is delta-seconds within an hour, else the
-    /// default (an HTTP date is not worth parsing for this).
+    /// The provider's `Retry-After`, clamped as on the token endpoint (CONTRACT §2), else
+    /// the default.
     static func retryAfterSeconds(_ headers: HTTPHeaders) -> Int {
-        guard let text = ProviderTokenResponse.retryAfter(headers), text.utf8.count <= 4,
-            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int(text),
-            (1...3600).contains(seconds)
-        else { return defaultRetryAfterSeconds }
-        return seconds
+        ProviderTokenResponse.retryAfterSeconds(headers) ?? defaultRetryAfterSeconds
     }
 }

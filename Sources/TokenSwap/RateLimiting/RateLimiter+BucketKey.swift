@@ -8,4 +8,13 @@ extension RateLimiter {
         return address.masked(toPrefixLength: ipv6PrefixLength).description
             + "/\(ipv6PrefixLength)"
     }
+
+    /// The network an IPv6 `client` also counts against (`2001:db8:1::/48`); nil for IPv4
+    /// and anything that is not an address.
+    static func networkKey(for client: String, prefixLength: Int) -> String? {
+        guard let address = AddressPrefix.parseAddress(client), !address.isIPv4 else {
+            return nil
+        }
+        return address.masked(toPrefixLength: prefixLength).description + "/\(prefixLength)"
+    }
 }

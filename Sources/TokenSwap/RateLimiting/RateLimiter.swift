@@ -1,40 +1,36 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Token buckets per client (`TOKENSWAP_RATE_LIMIT` per second, burst
-/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory. A client
-/// is an IPv4 address, or an IPv6 prefix (`TOKENSWAP_RATE_LIMIT_IPV6_PREFIX`, /64 by
-/// default): one host holds a whole /64 and picks any address in it, so keying on the
-/// full address gave a rotating client a fresh bucket per request (and let it evict
-/// real clients' buckets).
+/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory
+/// (`BucketTable`). A client is an IPv4 address, or an IPv6 prefix
+/// (`TOKENSWAP_RATE_LIMIT_IPV6_PREFIX`, /64 by default): one host holds a whole /64 and
+/// picks any address in it, so keying on the full address gave a rotating client a fresh
+/// bucket per request (and let it evict real clients' buckets).
 ///
-/// The table is split into shards, each behind its own `Mutex`, so requests from
-/// different clients rarely wait for each other. Each shard holds at most
-/// `capacity / shardCount` buckets. When a new client arrives at a full shard, every
-/// bucket that has refilled completely is dropped (a full bucket is the same as no
-/// bucket); if the shard is still full, its least recently used eighth is. A client
-/// rotating source addresses therefore costs a bounded table, and at worst gets an
-/// evicted victim's bucket back full: the limit degrades for the victim, memory never
-/// grows.
+/// One allocation usually holds far more than a /64: a site gets a /48, which is 65,536
+/// /64s, each a fresh client. So an IPv6 client's request also counts against its
+/// enclosing /48, which may make 16 times one client's allowance (CONTRACT §15); a request
+/// either table refuses is refused, and costs the other table nothing.
 public final class RateLimiter: Sendable {
     public let ratePerSecond: Double
     public let burst: Int
     public let capacity: Int
     /// IPv6 clients are counted per prefix of this many bits.
     public let ipv6PrefixLength: Int
-    private let shards: [Shard]
+    private let clients: BucketTable
+    /// The enclosing networks' allowance; nil when a client is already a /48 or wider.
+    private let networks: BucketTable?
     private let clock: @Sendable () -> Double
 
-    /// One lock and its part of the table (a class: a `Mutex` cannot sit in an array).
-    private final class Shard: Sendable {
-        let buckets = Mutex<[String: TokenBucket]>([:])
-    }
+    /// The network every IPv6 client also counts against, and how many clients' worth of
+    /// requests it may make.
+    static let networkPrefixLength = 48
+    static let networkAllowanceFactor = 16
 
     /// - Parameters:
-    ///   - capacity: most clients tracked at once, over all shards.
+    ///   - capacity: most clients tracked at once, over all shards (and as many networks).
     ///   - ipv6PrefixLength: bits of an IPv6 address that name one client (1 to 128).
     ///   - clock: monotonic seconds; injected by tests.
     public init(
@@ -45,63 +41,55 @@ public final class RateLimiter: Sendable {
         self.ratePerSecond = ratePerSecond
         self.burst = max(1, burst)
         self.ipv6PrefixLength = min(128, max(1, ipv6PrefixLength))
-        let shardCount = max(1, shardCount)
-        self.capacity = max(shardCount, capacity)
-        self.shards = (0..<shardCount).map { _ in Shard() }
+        self.clients = BucketTable(
+            ratePerSecond: ratePerSecond, burst: self.burst, capacity: capacity,
+            shardCount: shardCount)
+        self.capacity = clients.capacity
+        if self.ipv6PrefixLength > Self.networkPrefixLength {
+            // Saturating: a burst near Int.max (a setting) must not trap when multiplied.
+            let (networkBurst, overflow) = self.burst.multipliedReportingOverflow(
+                by: Self.networkAllowanceFactor)
+            self.networks = BucketTable(
+                ratePerSecond: ratePerSecond * Double(Self.networkAllowanceFactor),
+                burst: overflow ? Int.max : networkBurst, capacity: capacity,
+                shardCount: shardCount)
+        } else {
+            self.networks = nil
+        }
         self.clock = clock
     }
 
     /// Takes one request's token for `client` (an address).
     public func take(for client: String) -> RateDecision {
-        let client = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
+        let key = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
         let now = clock()
-        let perShard = capacity / shards.count
-        let (rate, burst) = (ratePerSecond, self.burst)
-        return shards[shardIndex(client)].buckets.withLock { buckets in
-            if buckets[client] == nil, buckets.count >= perShard {
-                Self.makeRoom(in: &buckets, limit: perShard, now: now, rate: rate, burst: burst)
-            }
-            var bucket = buckets[client] ?? TokenBucket(burst: burst, now: now)
-            let decision = bucket.take(now: now, rate: rate, burst: burst)
-            buckets[client] = bucket
-            return decision
-        }
+        let decision = clients.take(key, now: now)
+        guard decision == .allowed, let networks,
+            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
+        else { return decision }
+        let networkDecision = networks.take(network, now: now)
+        if networkDecision != .allowed { clients.giveBack(key) }
+        return networkDecision
     }
 
-    /// Gives back the token `take` took for `client`, for a limit that counts outcomes
-    /// known only later (CONTRACT §9's failed legacy opens: each attempt takes a token
-    /// before decoding, so concurrent attempts cannot pass the limit together, and one
-    /// that did not fail gives it back). A bucket evicted meanwhile is already full.
+    /// Gives back the token `take(for:)` took for `client`, for a limit that counts
+    /// outcomes known only later (a right user code where only wrong ones count, a legacy
+    /// open that did not fail): the attempt takes first, so concurrent attempts cannot
+    /// pass the limit together, and one that does not count gives it back.
     public func giveBack(for client: String) {
-        let client = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
-        let burst = self.burst
-        shards[shardIndex(client)].buckets.withLock { buckets in
-            buckets[client]?.giveBack(burst: burst)
+        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength))
+        if let networks,
+            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
+        {
+            networks.giveBack(network)
         }
     }
 
-    /// Buckets held right now (for tests and the bound).
-    public var trackedClients: Int {
-        shards.reduce(0) { total, shard in total + shard.buckets.withLock { $0.count } }
-    }
+    /// Client buckets held right now (for tests and the bound).
+    public var trackedClients: Int { clients.count }
 
-    private static func makeRoom(
-        in buckets: inout [String: TokenBucket], limit: Int, now: Double, rate: Double, burst: Int
-    ) {
-        buckets = buckets.filter { !$0.value.isFull(now: now, rate: rate, burst: burst) }
-        guard buckets.count >= limit else { return }
-        // An eighth at once, least recently used first: the O(n log n) pass then runs once
-        // per limit/8 new clients, not for each one of a flood.
-        let evicted = buckets.sorted { $0.value.updated < $1.value.updated }.prefix(
-            max(1, limit / 8))
-        for (client, _) in evicted { buckets[client] = nil }
-    }
-
-    private func shardIndex(_ client: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(client)
-        return Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))
-    }
+    /// Network buckets held right now.
+    var trackedNetworks: Int { networks?.count ?? 0 }
 
     /// Seconds since boot (CLOCK_MONOTONIC): never jumps with the wall clock.
     public static let monotonicSeconds: @Sendable () -> Double = {

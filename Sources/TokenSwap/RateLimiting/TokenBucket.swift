@@ -21,10 +21,13 @@ struct TokenBucket: Sendable, Equatable {
             tokens -= 1
             return .allowed
         }
-        // Bounded before Int(_:), which traps on a value it cannot hold: the configured rate
-        // has a floor, but a day is the longest wait worth announcing anyway.
-        let wait = min((1 - tokens) / rate, Self.longestRetryAfterSeconds)
-        return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+        // Bounded before Int(_:), which traps on a value it cannot hold (and on NaN): the
+        // configured rate has a floor, but a day is the longest wait worth announcing, and a
+        // rate of zero, infinity or NaN must not trap either.
+        let wait = rate > 0 ? (1 - tokens) / rate : Self.longestRetryAfterSeconds
+        let bounded =
+            wait.isNaN ? Self.longestRetryAfterSeconds : min(wait, Self.longestRetryAfterSeconds)
+        return .limited(retryAfterSeconds: max(1, Int(bounded.rounded(.up))))
     }
 
     /// Puts back the token a request took, when what it was taken for did not happen
@@ -40,9 +43,10 @@ struct TokenBucket: Sendable, Equatable {
     }
 
     private mutating func refill(now: Double, rate: Double, burst: Int) {
-        // A clock that went backwards (it should not: monotonic) adds nothing.
-        let elapsed = max(0, now - updated)
-        tokens = min(Double(burst), tokens + elapsed * rate)
+        // A clock that went backwards (it should not: monotonic) adds nothing; neither does
+        // a product that is not a number (an infinite rate times no time at all).
+        let added = max(0, now - updated) * rate
+        if !added.isNaN { tokens = min(Double(burst), tokens + added) }
         updated = max(updated, now)
     }
 }

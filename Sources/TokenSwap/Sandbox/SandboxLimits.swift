@@ -23,6 +23,9 @@ public struct SandboxLimits: Sendable {
     /// when they are configured), so unthrottled it is a secret-guessing oracle.
     public var tokenRequestsPerSecond: Double = 5
     public var tokenRequestBurst: Int = 10
+    /// Wrong user codes typed on the verification page per client address a minute, then
+    /// `429`: 8 letters of 20 are guessable only without a limit (RFC 8628 §5.1).
+    public var wrongUserCodesPerMinute: Double = 10
 
     public init() {}
 }

@@ -92,14 +92,27 @@ public final class SandboxProvider: Sendable {
     let baseURL = Mutex<String>("http://localhost:8080")
     /// Throttles `POST /sandbox/token` per TCP peer (see `SandboxLimits`).
     let tokenLimiter: RateLimiter
+    /// Wrong user codes on the verification page, per client (`SandboxLimits`).
+    let wrongUserCodeLimit: ClientRateLimit?
+    /// Signs the verification form's CSRF cookie.
+    let formToken = SandboxFormToken()
 
     /// - Parameters:
     ///   - providers: the configured providers; their ids and secrets are the clients.
     ///   - defaultProvider: whose client `authorize` assumes when no `client_id` is given.
+    ///   - wrongUserCodeLimit: the verification page's limit, keyed as the service's other
+    ///     per-client limits (`ServiceConfiguration.clientRateLimit`); nil: the TCP peer,
+    ///     at `limits.wrongUserCodesPerMinute`.
     public init(
-        providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits()
+        providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits(),
+        wrongUserCodeLimit: ClientRateLimit? = nil
     ) {
         self.limits = limits
+        self.wrongUserCodeLimit =
+            wrongUserCodeLimit
+            ?? ClientRateLimit(
+                perMinute: limits.wrongUserCodesPerMinute, trustedProxies: TrustedProxies([]),
+                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength)
         self.clients = providers.map {
             Client(
                 clientID: $0.clientID, secret: Array($0.clientSecret.revealed.utf8),

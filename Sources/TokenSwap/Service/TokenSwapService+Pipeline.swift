@@ -9,14 +9,8 @@ extension TokenSwapService {
     static func pipeline(
         for configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics
     ) -> RequestPipeline {
-        let limiter =
-            configuration.rateLimitPerSecond > 0
-            ? RateLimiter(
-                ratePerSecond: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst,
-                ipv6PrefixLength: configuration.rateLimitIPv6PrefixLength)
-            : nil
-        return RequestPipeline(
-            logger: logger, metrics: metrics, rateLimiter: limiter,
+        RequestPipeline(
+            logger: logger, metrics: metrics, rateLimiter: configuration.requestRateLimit?.limiter,
             trustedProxies: TrustedProxies(configuration.trustedProxies),
             cors: CORSPolicy(origins: configuration.corsOrigins))
     }

@@ -48,7 +48,9 @@ public final class TokenSwapService: Sendable {
         let transport: any UpstreamTransport
         if configuration.sandbox {
             let sandbox = SandboxProvider(
-                providers: configuration.providers, defaultProvider: configuration.defaultProvider)
+                providers: configuration.providers, defaultProvider: configuration.defaultProvider,
+                wrongUserCodeLimit: configuration.clientRateLimit(
+                    perMinute: SandboxLimits().wrongUserCodesPerMinute))
             self.sandbox = sandbox
             self.client = nil
             transport = sandbox
@@ -80,7 +82,8 @@ public final class TokenSwapService: Sendable {
             + Self.operationsRoutes(readiness, metrics) + (sandbox?.routes ?? [])
             + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
-        let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations }
+        let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations
+        }
         let main = Router(routes.filter { !onAdmin($0) }.map(pipeline.wrap))
         let admin = Router(routes.filter(onAdmin).map(pipeline.wrap))
         self.adminRouter = separateAdmin ? admin : nil
@@ -95,7 +98,8 @@ public final class TokenSwapService: Sendable {
             }
             serverConfiguration.tls = store
             metrics.tlsCertificateServed(notAfterSeconds: store.context.notAfterSeconds)
-            self.tlsReloader = TLSCertificateReloader(store: store, logger: logger, metrics: metrics)
+            self.tlsReloader = TLSCertificateReloader(
+                store: store, logger: logger, metrics: metrics)
         } else {
             self.tlsReloader = nil
         }

@@ -1,6 +1,10 @@
 import HTTPCore
 import Sealing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A provider's successful token response (RFC 6749 §5.1), checked and normalised:
 /// `access_token` present, `expires_in` an integer (numeric strings accepted, as some
 /// providers send them), every other member kept as sent.
@@ -27,7 +31,8 @@ public struct ProviderTokenResponse: Sendable, Equatable {
             return try parseSuccess(parsed)
         case 429:
             let body = isOAuthError(parsed) ? response.body : nil
-            throw .providerThrottled(retryAfter: retryAfter(response.headers), body: body)
+            throw .providerThrottled(
+                retryAfterSeconds: retryAfterSeconds(response.headers), body: body)
         case 400..<500 where isOAuthError(parsed):
             throw .providerRejected(status: response.status, body: response.body)
         case 400..<500:
@@ -43,14 +48,11 @@ public struct ProviderTokenResponse: Sendable, Equatable {
         return !error.isEmpty
     }
 
-    /// The provider's `Retry-After` if it is a well-formed delay or date: it is copied
-    /// into our response, so nothing that could break a header line gets through.
-    static func retryAfter(_ headers: HTTPHeaders) -> String? {
-        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty,
-            value.utf8.count <= 64,
-            value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-        else { return nil }
-        return value
+    /// The provider's `Retry-After` as whole seconds, clamped (CONTRACT §2,
+    /// `ProviderRetryAfter`); nil when it sent none or one that is neither a delay nor a date.
+    static func retryAfterSeconds(_ headers: HTTPHeaders, now: Int64 = Int64(time(nil))) -> Int? {
+        guard let value = headers["Retry-After"]?.trimmingWhitespace() else { return nil }
+        return ProviderRetryAfter.seconds(value, now: now)
     }
 
     static func parseSuccess(_ parsed: JSONValue?) throws(TokenEndpointError)

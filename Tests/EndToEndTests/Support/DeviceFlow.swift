@@ -23,13 +23,41 @@ enum DeviceFlow {
         try await Exchange.form(prefix + "/device/token", port: port, [("device_code", deviceCode)])
     }
 
-    /// The user approves (or denies) on the sandbox's page, as the form posts it.
+    /// The user approves (or denies) on the sandbox's page, as a browser does: the page
+    /// first (its form cookie and token), then the form posted with both.
     static func decide(_ port: UInt16, userCode: String, approve: Bool = true) async throws
         -> Exchange.Answer
     {
-        try await Exchange.form(
-            "/sandbox/device", port: port,
-            [("user_code", userCode), ("action", approve ? "approve" : "deny")])
+        let (cookie, token) = try await formToken(port)
+        return try await post(
+            port, cookie: cookie,
+            [
+                ("form_token", token), ("user_code", userCode),
+                ("action", approve ? "approve" : "deny"),
+            ])
+    }
+
+    /// The verification page's form cookie (`name=value`) and the token its form carries.
+    static func formToken(_ port: UInt16) async throws -> (cookie: String, token: String) {
+        let page = try await Exchange.request("GET", "/sandbox/device", port: port)
+        guard let setCookie = page.header("Set-Cookie"),
+            let cookie = setCookie.split(separator: ";").first,
+            let start = page.body.range(of: #"name="form_token" value=""#),
+            let end = page.body[start.upperBound...].firstIndex(of: "\"")
+        else { throw EndToEndFailure("the verification page has no form token: \(page)") }
+        return (String(cookie), String(page.body[start.upperBound..<end]))
+    }
+
+    /// `POST /sandbox/device` with the form cookie (when given) and `fields`.
+    static func post(_ port: UInt16, cookie: String?, _ fields: [(String, String)]) async throws
+        -> Exchange.Answer
+    {
+        let body = fields.map { "\(Exchange.encode($0.0))=\(Exchange.encode($0.1))" }
+            .joined(separator: "&")
+        var headers = [("Content-Type", "application/x-www-form-urlencoded")]
+        if let cookie { headers.append(("Cookie", cookie)) }
+        return try await Exchange.request(
+            "POST", "/sandbox/device", port: port, headers: headers, body: body)
     }
 
     /// The `interval` member of a poll answer.

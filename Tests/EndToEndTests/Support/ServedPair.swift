@@ -24,6 +24,9 @@ struct ServedPair: Sendable {
             + String(contentsOfFile: pki.otherCAFile, encoding: .utf8)
         try bundle.write(toFile: pair.trust, atomically: true, encoding: .utf8)
         try pair.replaceInPlace(certificate: pki.cert(leaf), key: pki.key(leaf))
+        // As a deployment keeps it: readable by the service's user only (`check-config`
+        // warns otherwise).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: pair.key)
         return pair
     }
 
