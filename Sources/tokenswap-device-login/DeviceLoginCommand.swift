@@ -58,12 +58,15 @@ struct DeviceLoginCommand: AsyncParsableCommand {
         }
         let endpoints = try TokenSwapEndpoints(baseURL: base, provider: provider)
         let session = TokenSession(
-            service: TokenSwapService(endpoints: endpoints),
+            backend: TokenSwapBackend(endpoints: endpoints),
             store: FileCredentialStore(path: store),
             configuration: TokenSessionConfiguration(refreshSkewSeconds: refreshSkewSeconds))
         // Events print as they come, up to the first sign-out (the session's last word).
+        // Subscribed here, before the first call: a stream has the events from its
+        // subscription on, and the task may start after the session's first event.
+        let subscription = session.events
         let events = Task {
-            for await event in session.events {
+            for await event in subscription {
                 say("event: \(Self.describe(event))")
                 if case .signedOut = event { return }
             }
@@ -103,15 +106,15 @@ struct DeviceLoginCommand: AsyncParsableCommand {
         say("Signed in.")
     }
 
-    /// Yoli's `authorizedRequest` (a 401 refreshes and retries once), or the seeds'
-    /// `tokenIsValid` when no API is given.
+    /// `data(for:)`, Yoli's `authorizedRequest` (a 401 refreshes and retries once), or the
+    /// seeds' `tokenIsValid` when no API is given.
     private func callAPI(_ session: TokenSession) async throws -> String {
         guard let apiURL else {
             let answer = try await session.introspect()
             return answer.active ? "the access token is active" : "the access token is not active"
         }
         guard let url = URL(string: apiURL) else { throw ValidationError("--api-url: not a URL") }
-        let (data, response) = try await session.authorizedRequest(URLRequest(url: url))
+        let (data, response) = try await session.data(for: URLRequest(url: url))
         return "HTTP \(response.statusCode), \(data.count) bytes"
     }
 

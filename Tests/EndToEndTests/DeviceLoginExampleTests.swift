@@ -33,7 +33,7 @@ import TokenSwapClient
     struct EarlierSignIn {
         let directory: String
         let store: FileCredentialStore
-        let service: TokenSwapService
+        let backend: TokenSwapBackend
         let swapped: TokenAnswer
         let planted: RedactedToken
 
@@ -43,8 +43,8 @@ import TokenSwapClient
                 atPath: directory, withIntermediateDirectories: false)
             store = FileCredentialStore(path: directory + "/session")
             let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-            service = TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base))
-            swapped = try await service.swap(code: SandboxFlowTests.authorize(server.port))
+            backend = TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base))
+            swapped = try await backend.swap(code: SandboxFlowTests.authorize(server.port))
             planted = try #require(swapped.refreshToken)
             try await store.save(planted)
         }
@@ -55,15 +55,15 @@ import TokenSwapClient
     }
 
     /// Signed in from an earlier run (the 0600 file holds a refresh token): it calls the
-    /// API with `authorizedRequest`, refreshing whenever the access token is within the
+    /// API with `data(for:)`, refreshing whenever the access token is within the
     /// skew of its expiry (here: always), and the file follows every rotation.
     @Test func callsTheAPIWithFreshTokensAndStoresEachRotation() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let base = "http://127.0.0.1:\(server.port)"
         let earlier = try await EarlierSignIn(server)
         defer { earlier.remove() }
-        let (store, service, swapped, planted) = (
-            earlier.store, earlier.service, earlier.swapped, earlier.planted
+        let (store, backend, swapped, planted) = (
+            earlier.store, earlier.backend, earlier.swapped, earlier.planted
         )
         let run = try await Self.run([
             "--base-url", base, "--store", store.path, "--api-url", base + "/healthz",
@@ -78,7 +78,7 @@ import TokenSwapClient
         #expect(rotated != planted)
         // The stored token is the live one: the sandbox revoked each one it rotated away.
         expectQuietly(
-            try await service.refresh(rotated).accessToken.revealed.hasPrefix("sba-"),
+            try await backend.refresh(rotated).accessToken.revealed.hasPrefix("sba-"),
             "the stored token refreshes")
         #expect(try await server.stop() == 0)
         #expect(TokenSwapClientSandboxTests.refreshes(server, status: 200) == 3)

@@ -82,7 +82,7 @@ import TokenSwapClient
         let clock = RecordingClock()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         let flow = TokenSwapClient.DeviceFlow(
-            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            backend: TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base)),
             clock: clock)
         let started = try await flow.start(scope: "sandbox-slow-down")
         let polling = Task { try await flow.waitForApproval(started) }

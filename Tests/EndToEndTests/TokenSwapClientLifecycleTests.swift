@@ -24,14 +24,14 @@ import TokenSwapClient
         #expect(await session.status() == .signedOut(.userRequested))
         // Revoking the refresh token ended the grant: it and its access token are dead.
         do {
-            _ = try await session.service.refresh(refresh)
+            _ = try await session.backend.refresh(refresh)
             Issue.record("a revoked refresh token refreshed")
         } catch TokenSwapClientError.rejected(let answer) {
             #expect(answer.status == 400)
             #expect(answer.error == "invalid_grant")
         }
         #expect(
-            try await session.service.introspect(RedactedToken(access))
+            try await session.backend.introspect(RedactedToken(access))
                 == Introspection(active: false))
         #expect(try await server.stop() == 0)
         expectNoSecrets(in: [server.output], [access, refresh.revealed])

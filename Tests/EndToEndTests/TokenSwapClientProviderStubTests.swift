@@ -11,7 +11,7 @@ import TokenSwapClient
     {
         let base = try #require(URL(string: "http://127.0.0.1:\(stack.port)"))
         return TokenSession(
-            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            backend: TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base)),
             store: store,
             configuration: TokenSessionConfiguration(refreshSkewSeconds: skewSeconds))
     }
@@ -60,6 +60,8 @@ import TokenSwapClient
         ])
         // The whole lifetime as skew: the first call refreshes ahead of expiry.
         let session = try Self.session(stack, store: MemoryCredentialStore(), skewSeconds: 3600)
+        // Subscribed first: a stream has the events from its subscription on.
+        var events = session.events.makeAsyncIterator()
         try await session.signIn(code: "code-kit-huge")
         try await stack.stub.answer(
             status: 429, headers: [("Retry-After", "99999999999999999999")],
@@ -67,7 +69,6 @@ import TokenSwapClient
 
         // The refresh waits; the access token, not yet expired, is still handed out.
         #expect(try await session.accessToken() == "at-kit-huge")
-        var events = session.events.makeAsyncIterator()
         #expect(await events.next() == .signedIn)
         let failure = await events.next()
         guard case .transientFailure(let transient) = failure else {

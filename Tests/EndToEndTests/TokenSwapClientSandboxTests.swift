@@ -14,7 +14,7 @@ import TokenSwapClient
     ) throws -> TokenSession {
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         return TokenSession(
-            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            backend: TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base)),
             store: store,
             configuration: TokenSessionConfiguration(refreshSkewSeconds: skewSeconds))
     }
@@ -47,7 +47,7 @@ import TokenSwapClient
         #expect(rotated != swapped)
         // The sandbox revoked the token it rotated away from: only the stored one works.
         await #expect(throws: TokenSwapClientError.self) {
-            try await relaunched.service.refresh(swapped)
+            try await relaunched.backend.refresh(swapped)
         }
         expectQuietly(try await relaunched.accessToken() != second, "a new access token")
         #expect(try await store.load() != rotated)
@@ -104,9 +104,11 @@ import TokenSwapClient
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         // Jitter at the top of its range, so the 5xx backoff is exactly the first step.
         let session = TokenSession(
-            service: TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base)),
+            backend: TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base)),
             store: store, configuration: TokenSessionConfiguration(refreshSkewSeconds: 3600),
-            random: { $0.upperBound })
+            clock: MonotonicSessionClock(), random: { $0.upperBound })
+        // Subscribed first: a stream has the events from its subscription on.
+        let subscription = session.events
         try await session.signIn(code: code)
         let stored = try await store.load()
         // A refresh ahead of expiry failed: the access token is still good, so it is used.
@@ -114,7 +116,7 @@ import TokenSwapClient
         expectQuietly(access.hasPrefix("sba-"), "a sandbox access token")
         // An API refused it: now there is nothing to hand out until the backoff ends.
         do {
-            _ = try await session.accessTokenRefused(access)
+            _ = try await session.invalidateAccessToken(access)
             Issue.record("expected temporarilyUnavailable")
         } catch TokenSwapClientError.temporarilyUnavailable(let seconds) {
             #expect(seconds <= wait && seconds > wait - 2)
@@ -123,7 +125,7 @@ import TokenSwapClient
         #expect(try await store.load() == stored)
         #expect(await session.status() == .signedIn)
         var events: [TokenSessionEvent] = []
-        for await event in session.events {
+        for await event in subscription {
             events.append(event)
             if events.count == 2 { break }
         }
@@ -154,7 +156,7 @@ import TokenSwapClient
     @Test func aStringExpiresInIsAnInteger() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-        let service = TokenSwapService(endpoints: try TokenSwapEndpoints(baseURL: base))
+        let service = TokenSwapBackend(endpoints: try TokenSwapEndpoints(baseURL: base))
         #expect(try await service.swap(code: "sandbox-string-expiry").expiresInSeconds == 3600)
         #expect(try await server.stop() == 0)
     }

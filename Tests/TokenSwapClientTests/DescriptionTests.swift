@@ -43,7 +43,7 @@ import TokenSwapClient
         let tokens = TokenAnswer(
             accessToken: RedactedToken("a"), refreshToken: nil, expiresInSeconds: Int.max)
         #expect(tokens.description.contains("\(Int.max)"))
-        let authorization = DeviceAuthorization(
+        let authorization = DeviceSignIn(
             deviceCode: RedactedToken("d"), userCode: RedactedToken("u"),
             verificationURI: try #require(URL(string: "https://t.test/device")),
             verificationURIComplete: nil, expiresInSeconds: Int.max, intervalSeconds: Int.min)

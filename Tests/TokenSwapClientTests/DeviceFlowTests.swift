@@ -81,7 +81,7 @@ import TokenSwapClient
             .answer(status: 502, body: #"{"error":"upstream_error"}"#),
             .rejected(OAuthErrorAnswer(status: 502, error: "upstream_error"))
         ),
-        (.noAnswer(.timedOut), .network("URLError -1001")),
+        (.noAnswer(.timedOut), .network(code: .timedOut, detail: "URLError -1001")),
     ]
 
     @Test(arguments: 0..<stopping.count)

@@ -142,11 +142,11 @@ import TokenSwapClient
         let server = FakeTokenSwap()
         let endpoints = try TokenSwapEndpoints(baseURL: try #require(URL(string: "https://t.test")))
         let first = TokenSession(
-            service: TokenSwapService(endpoints: endpoints, transport: server),
+            backend: TokenSwapBackend(endpoints: endpoints, transport: server),
             store: FileCredentialStore(path: path), clock: ManualClock())
         try await first.signIn(code: "c")
         let relaunched = TokenSession(
-            service: TokenSwapService(endpoints: endpoints, transport: server),
+            backend: TokenSwapBackend(endpoints: endpoints, transport: server),
             store: FileCredentialStore(path: path), clock: ManualClock())
         #expect(try await relaunched.accessToken() == "access-2")
         #expect(try await FileCredentialStore(path: path).load()?.revealed == "refresh-2")

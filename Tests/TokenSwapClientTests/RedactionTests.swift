@@ -22,7 +22,7 @@ import TokenSwapClient
         }
     }
 
-    @Test func tokensAnswersAndDeviceAuthorizationsPrintWithoutSecrets() throws {
+    @Test func tokensAnswersAndDeviceSignInsPrintWithoutSecrets() throws {
         let answer = try TokenAnswer(
             json: Data(
                 #"{"access_token":"sdk-access","refresh_token":"sdk-refresh","expires_in":60}"#.utf8
@@ -30,7 +30,7 @@ import TokenSwapClient
         Self.expectNoSecrets(answer)
         Self.expectNoSecrets(answer.accessToken)
         Self.expectNoSecrets([answer.refreshToken])
-        let authorization = DeviceAuthorization(
+        let authorization = DeviceSignIn(
             deviceCode: RedactedToken("dc-secret"), userCode: RedactedToken("WDJB-MJHT"),
             verificationURI: try #require(URL(string: "https://t.test/device")),
             verificationURIComplete: URL(string: "https://t.test/device?user_code=WDJB-MJHT"),
@@ -56,9 +56,9 @@ import TokenSwapClient
         } catch {
             Self.expectNoSecrets(error)
         }
-        let service = fixture.session.service
+        let backend = fixture.session.backend
         do {
-            _ = try await service.refresh(RedactedToken("refresh-1"))
+            _ = try await backend.refresh(RedactedToken("refresh-1"))
             Issue.record("expected a failure")
         } catch {
             // The fake's refresh-0 is current: refresh-1 is rejected, and not echoed.

@@ -19,7 +19,7 @@ import TokenSwapClient
         let fixture = try SessionFixture(storedRefreshToken: nil)
         let server = try await fixture.signedIn()
         await server.revokeCurrentAccessToken()
-        let (_, response) = try await fixture.session.authorizedRequest(SessionFixture.api)
+        let (_, response) = try await fixture.session.data(for: SessionFixture.api)
         #expect(response.statusCode == 200)
         #expect(await server.count("/v1/refresh") == 1)
         #expect(
@@ -49,12 +49,12 @@ import TokenSwapClient
         #expect(await server.count("/v1/refresh") == 0)
     }
 
-    @Test func accessTokenRefusedReplacesOnlyTheRefusedToken() async throws {
+    @Test func invalidateAccessTokenReplacesOnlyTheRefusedToken() async throws {
         let fixture = try SessionFixture(storedRefreshToken: nil)
         let server = try await fixture.signedIn()
-        #expect(try await fixture.session.accessTokenRefused("access-1") == "access-2")
+        #expect(try await fixture.session.invalidateAccessToken("access-1") == "access-2")
         // Someone refused access-1 late: access-2 is already there, no second refresh.
-        #expect(try await fixture.session.accessTokenRefused("access-1") == "access-2")
+        #expect(try await fixture.session.invalidateAccessToken("access-1") == "access-2")
         #expect(await server.count("/v1/refresh") == 1)
     }
 }

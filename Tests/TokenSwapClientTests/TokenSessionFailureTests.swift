@@ -104,7 +104,7 @@ import TokenSwapClient
         let fixture = try SessionFixture()
         let endpoints = try TokenSwapEndpoints(baseURL: try #require(URL(string: "https://t.test")))
         let session = TokenSession(
-            service: TokenSwapService(endpoints: endpoints, transport: fixture.server),
+            backend: TokenSwapBackend(endpoints: endpoints, transport: fixture.server),
             store: fixture.store, clock: fixture.clock,
             random: { range in
                 ranges.append(range)
@@ -131,7 +131,7 @@ import TokenSwapClient
         let fixture = try SessionFixture()
         let endpoints = try TokenSwapEndpoints(baseURL: try #require(URL(string: "https://t.test")))
         let session = TokenSession(
-            service: TokenSwapService(endpoints: endpoints, transport: fixture.server),
+            backend: TokenSwapBackend(endpoints: endpoints, transport: fixture.server),
             store: fixture.store,
             configuration: TokenSessionConfiguration(
                 backoffInitialSeconds: seconds, backoffMaximumSeconds: seconds),

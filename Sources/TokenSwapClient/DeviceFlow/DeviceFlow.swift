@@ -1,18 +1,29 @@
 /// The device authorization grant from the device's side (RFC 8628 §3.4–§3.5): the
 /// seeds' `obtainUserCode` then `getTokens` in a loop, done once, right.
 public struct DeviceFlow: Sendable {
-    let service: TokenSwapService
+    let backend: TokenSwapBackend
     let clock: any SessionClock
 
-    public init(service: TokenSwapService, clock: any SessionClock = MonotonicSessionClock()) {
-        self.service = service
+    public init(backend: TokenSwapBackend) {
+        self.init(backend: backend, clock: MonotonicSessionClock())
+    }
+
+    /// With a clock of the test's own (a seam, so `package`).
+    package init(backend: TokenSwapBackend, clock: any SessionClock) {
+        self.backend = backend
         self.clock = clock
+    }
+
+    /// The label before issue 19, kept so existing apps compile.
+    @available(*, deprecated, renamed: "init(backend:)")
+    public init(service: TokenSwapBackend) {
+        self.init(backend: service)
     }
 
     /// Asks for a user code. Show `userCode` and `verificationURI` (or
     /// `verificationURIComplete`), then call `waitForApproval` with the same value.
     public func start(scope: String? = nil) async throws -> Started {
-        let authorization = try await service.startDeviceAuthorization(scope: scope)
+        let authorization = try await backend.startDeviceAuthorization(scope: scope)
         return Started(authorization: authorization, receivedAt: clock.now())
     }
 
@@ -30,13 +41,13 @@ public struct DeviceFlow: Sendable {
             }
             try await clock.sleep(seconds: Double(interval))
             do {
-                return try await service.pollDeviceToken(authorization.deviceCode)
+                return try await backend.pollDeviceToken(authorization.deviceCode)
             } catch TokenSwapClientError.rejected(let answer) {
                 switch answer.error {
                 case "authorization_pending":
                     interval = max(interval, answer.intervalSeconds ?? 0)
                 case "slow_down":
-                    // Saturating: an app's own DeviceAuthorization may start at Int.max.
+                    // Saturating: an app's own DeviceSignIn may start at Int.max.
                     let (slower, overflow) = interval.addingReportingOverflow(5)
                     interval = max(overflow ? .max : slower, answer.intervalSeconds ?? 0)
                 case "access_denied":
@@ -53,7 +64,7 @@ public struct DeviceFlow: Sendable {
     /// A device authorization and when its answer arrived on the local clock, which is
     /// what `expires_in` counts from.
     public struct Started: Sendable, Hashable {
-        public let authorization: DeviceAuthorization
+        public let authorization: DeviceSignIn
         public let receivedAt: Double
     }
 }

@@ -14,16 +14,30 @@
 ///   launch is "unavailable", not "signed out".
 ///
 /// Nothing here logs; `events` says what happened, without tokens.
+///
+/// Calls that need a token, in AppAuth's spirit: `data(for:)` sends an API request with a
+/// fresh token (and retries a 401 once), `authorize(_:)` only signs a request the app sends
+/// itself, `accessToken()` is the bare token, and `invalidateAccessToken(_:)` is what such
+/// an app calls when its API answered 401.
 public actor TokenSession {
-    public nonisolated let service: TokenSwapService
-    /// Refreshed, signed out (with the reason), transient failures. One consumer.
-    public nonisolated let events: AsyncStream<TokenSessionEvent>
+    public nonisolated let backend: TokenSwapBackend
+
+    /// The name before issue 19, kept so existing apps compile.
+    @available(*, deprecated, renamed: "backend")
+    public nonisolated var service: TokenSwapBackend { backend }
+
+    /// Refreshed, signed out (with the reason), transient failures: every event from this
+    /// read on. Each read is a subscriber of its own, so a view model and a logger can both
+    /// listen; take the stream before the calls whose events you want. A reader that falls
+    /// more than 256 events behind loses the oldest. Leaving the loop (or cancelling its
+    /// task) and dropping the stream unsubscribes it; the streams end with the session.
+    public nonisolated var events: AsyncStream<TokenSessionEvent> { broadcast.subscribe() }
 
     let store: any CredentialStore
     let configuration: TokenSessionConfiguration
     let clock: any SessionClock
     private let random: @Sendable (ClosedRange<Double>) -> Double
-    private let eventSink: AsyncStream<TokenSessionEvent>.Continuation
+    nonisolated let broadcast = EventBroadcast<TokenSessionEvent>(bufferSize: 256)
 
     private var state: SessionState = .notLoaded
     /// The one token-changing operation under way (a refresh, or storing an answer);
@@ -33,7 +47,7 @@ public actor TokenSession {
     /// for it. A refresh that began during the revocation would rotate the refresh token
     /// upstream, and its answer would come back to a session that had just been wiped:
     /// a live grant nobody holds and nobody revoked.
-    private var signingOut: Task<RevocationOutcome?, any Error>?
+    private var signingOut: Task<TokenRevocation?, any Error>?
     /// How many callers wait for `signingOut` (tests use it to know a caller arrived).
     private(set) var callersAwaitingSignOut = 0
     private var backoff = RefreshBackoff()
@@ -42,21 +56,39 @@ public actor TokenSession {
     private var generation = 0
 
     public init(
-        service: TokenSwapService, store: any CredentialStore,
+        backend: TokenSwapBackend, store: any CredentialStore,
+        configuration: TokenSessionConfiguration = TokenSessionConfiguration()
+    ) {
+        self.init(
+            backend: backend, store: store, configuration: configuration,
+            clock: MonotonicSessionClock())
+    }
+
+    /// With a clock and a jitter of the test's own: seams, so `package`, not the app's API.
+    package init(
+        backend: TokenSwapBackend, store: any CredentialStore,
         configuration: TokenSessionConfiguration = TokenSessionConfiguration(),
-        clock: any SessionClock = MonotonicSessionClock(),
+        clock: any SessionClock,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
     ) {
-        self.service = service
+        self.backend = backend
         self.store = store
         self.configuration = configuration
         self.clock = clock
         self.random = random
-        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// The label before issue 19, kept so existing apps compile.
+    @available(*, deprecated, renamed: "init(backend:store:configuration:)")
+    public init(
+        service: TokenSwapBackend, store: any CredentialStore,
+        configuration: TokenSessionConfiguration = TokenSessionConfiguration()
+    ) {
+        self.init(backend: service, store: store, configuration: configuration)
     }
 
     deinit {
-        eventSink.finish()
+        broadcast.finish()
     }
 
     /// Whether there is a session, loading the store on first use.
@@ -100,12 +132,12 @@ public actor TokenSession {
         async throws
     {
         try await signIn(
-            with: service.swap(code: code, codeVerifier: codeVerifier, redirectURI: redirectURI))
+            with: backend.swap(code: code, codeVerifier: codeVerifier, redirectURI: redirectURI))
     }
 
     /// The device flow for this session's provider and clock.
     public nonisolated var deviceFlow: DeviceFlow {
-        DeviceFlow(service: service, clock: clock)
+        DeviceFlow(backend: backend, clock: clock)
     }
 
     /// Waits for the user to approve a started device authorization, then signs in.
@@ -126,7 +158,7 @@ public actor TokenSession {
     /// failed). A refresh already under way is waited for, so the tokens it brings are the
     /// ones revoked.
     @discardableResult
-    public func signOut(revoking: Bool = true) async throws -> RevocationOutcome? {
+    public func signOut(revoking: Bool = true) async throws -> TokenRevocation? {
         await awaitSignOut()
         // Unstructured, like a refresh: its callers wait for it whether or not the task
         // that asked for it is cancelled meanwhile.
@@ -136,11 +168,11 @@ public actor TokenSession {
     }
 
     /// `signingOut`. Clears it before its waiters resume.
-    private func performSignOut(revoking: Bool) async throws -> RevocationOutcome? {
+    private func performSignOut(revoking: Bool) async throws -> TokenRevocation? {
         defer { signingOut = nil }
         while let inFlight { _ = try? await inFlight.value }
         try? await loadIfNeeded()
-        var outcome: RevocationOutcome? = nil
+        var outcome: TokenRevocation? = nil
         if revoking, case .signedIn(let tokens) = state {
             outcome = try await revoke(tokens)
         }
@@ -151,13 +183,13 @@ public actor TokenSession {
     /// The refresh token first (where it ends the grant, and for tokenswap's own
     /// revocation, CONTRACT §14), then the access token. `revoked` when either reached
     /// the provider.
-    private func revoke(_ tokens: SessionTokens) async throws -> RevocationOutcome? {
-        var outcomes: [RevocationOutcome] = []
+    private func revoke(_ tokens: SessionTokens) async throws -> TokenRevocation? {
+        var outcomes: [TokenRevocation] = []
         if let refresh = tokens.refresh {
-            outcomes.append(try await service.revoke(refresh, hint: "refresh_token"))
+            outcomes.append(try await backend.revoke(refresh, hint: "refresh_token"))
         }
         if let access = tokens.access {
-            outcomes.append(try await service.revoke(access, hint: "access_token"))
+            outcomes.append(try await backend.revoke(access, hint: "access_token"))
         }
         guard !outcomes.isEmpty else { return nil }
         return outcomes.contains(.revoked) ? .revoked : .unsupported
@@ -179,7 +211,7 @@ public actor TokenSession {
     /// Asks tokenswap whether the current access token is active (RFC 7662 shape): the
     /// seeds' `tokenIsValid`.
     public func introspect() async throws -> Introspection {
-        try await service.introspect(validAccessToken(refusing: nil))
+        try await backend.introspect(validAccessToken(refusing: nil))
     }
 
     // MARK: - The token, refreshed at most once at a time
@@ -255,7 +287,7 @@ public actor TokenSession {
         let session = generation
         let answer: TokenAnswer
         do {
-            answer = try await service.refresh(refreshToken)
+            answer = try await backend.refresh(refreshToken)
         } catch {
             guard session == generation else { return }
             throw try await refreshFailed(error)
@@ -396,6 +428,6 @@ public actor TokenSession {
     }
 
     private func emit(_ event: TokenSessionEvent) {
-        eventSink.yield(event)
+        broadcast.yield(event)
     }
 }

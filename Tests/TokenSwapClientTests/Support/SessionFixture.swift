@@ -13,15 +13,19 @@ struct SessionFixture {
     let store: RecordingStore
     let clock = ManualClock()
     let session: TokenSession
+    /// Subscribed before anything happens: a stream has the events from its subscription
+    /// on, and `events(_:)` reads them from the session's start.
+    let subscription: AsyncStream<TokenSessionEvent>
 
     init(storedRefreshToken: String? = "refresh-0", skewSeconds: Double = 60) throws {
         store = RecordingStore(storedRefreshToken)
         let endpoints = try TokenSwapEndpoints(
             baseURL: try #require(URL(string: "https://tokenswap.test")))
         session = TokenSession(
-            service: TokenSwapService(endpoints: endpoints, transport: server), store: store,
+            backend: TokenSwapBackend(endpoints: endpoints, transport: server), store: store,
             configuration: TokenSessionConfiguration(refreshSkewSeconds: skewSeconds),
             clock: clock, random: { $0.upperBound })
+        subscription = session.events
     }
 
     static let api = URLRequest(url: URL(fileURLWithPath: "/api"))
@@ -34,9 +38,16 @@ struct SessionFixture {
 
     /// The first `count` events (up to 5 s for them to come; fewer fail the comparison).
     func events(_ count: Int) async -> [TokenSessionEvent] {
-        let stream = session.events
+        await Self.first(count, of: subscription)
+    }
+
+    /// The next `count` elements of `stream`, or fewer if they do not come within 5 s
+    /// (or the stream ends first).
+    static func first<Element: Sendable>(_ count: Int, of stream: AsyncStream<Element>) async
+        -> [Element]
+    {
         let reader = Task {
-            var collected: [TokenSessionEvent] = []
+            var collected: [Element] = []
             for await event in stream {
                 collected.append(event)
                 if collected.count == count { break }

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The wire: endpoint paths (CONTRACT §2, §7, §8), form encoding, answer reading.
-@Suite struct TokenSwapServiceTests {
+@Suite struct TokenSwapBackendTests {
     @Test func endpointsOfTheDefaultAndANamedProvider() throws {
         let base = try #require(URL(string: "https://api.example.com/auth"))
         let named = try TokenSwapEndpoints(baseURL: base, provider: "acme-2")
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aRequestIsAFormPOST() async throws {
         let fixture = try SessionFixture(storedRefreshToken: nil)
-        _ = try await fixture.session.service.swap(code: "a+b c")
+        _ = try await fixture.session.backend.swap(code: "a+b c")
         #expect(await fixture.server.requests.first?.form == ["code": "a+b c"])
     }
 
@@ -70,5 +70,46 @@ import Testing
         #expect(throws: TokenSwapClientError.unexpectedAnswer(status: 200)) {
             try TokenAnswer(json: Data(json.utf8))
         }
+    }
+
+    /// No answer at all: the error says which (`URLError.Code`, so an app can tell
+    /// offline from a timeout) and in words, and neither holds the token it carried.
+    @Test(arguments: [URLError.Code.notConnectedToInternet, .timedOut, .secureConnectionFailed])
+    func aNetworkErrorCarriesItsCode(code: URLError.Code) async throws {
+        let fixture = try SessionFixture(storedRefreshToken: nil)
+        await fixture.server.script("/v1/refresh", .noAnswer(code))
+        do {
+            _ = try await fixture.session.backend.refresh(RedactedToken("refresh-secret"))
+            Issue.record("expected a network error")
+        } catch let error as TokenSwapClientError {
+            #expect(error == .network(code: code, detail: "URLError \(code.rawValue)"))
+            #expect(error.urlErrorCode == code)
+            #expect(error.description == "network error: URLError \(code.rawValue)")
+            #expect(!String(reflecting: error).contains("refresh-secret"))
+        }
+    }
+
+    /// An app's own transport may throw something that is no `URLError`: no code, and
+    /// its type's name (never its text, which might quote the request).
+    @Test func aTransportsOwnErrorHasNoCode() async throws {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "refused body token=refresh-secret" }
+        }
+        struct Failing: HTTPTransport {
+            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+                throw Refused()
+            }
+        }
+        let endpoints = try TokenSwapEndpoints(baseURL: try #require(URL(string: "https://t.test")))
+        let backend = TokenSwapBackend(endpoints: endpoints, transport: Failing())
+        do {
+            _ = try await backend.refresh(RedactedToken("refresh-secret"))
+            Issue.record("expected a network error")
+        } catch let error as TokenSwapClientError {
+            #expect(error == .network(code: nil, detail: "Refused"))
+            #expect(error.urlErrorCode == nil)
+            #expect(!String(reflecting: error).contains("refresh-secret"))
+        }
+        #expect(TokenSwapClientError.storageUnavailable.urlErrorCode == nil)
     }
 }

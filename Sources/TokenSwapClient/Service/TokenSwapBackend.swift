@@ -6,8 +6,9 @@ import Foundation
 
 /// The stateless calls to one provider's tokenswap endpoints (CONTRACT §2, §7, §8): what
 /// the seeds' `getTokens`, `refreshToken`, `obtainUserCode`, `tokenIsValid` and
-/// `invalidateToken` did by hand. Holds no token; `TokenSession` does.
-public struct TokenSwapService: Sendable {
+/// `invalidateToken` did by hand. Holds no token; `TokenSession` does. The app's view of a
+/// tokenswap deployment, named apart from the server's `TokenSwapService`.
+public struct TokenSwapBackend: Sendable {
     public let endpoints: TokenSwapEndpoints
     let transport: any HTTPTransport
     /// Per request; a refresh that hangs must not hold every caller of the session.
@@ -40,11 +41,11 @@ public struct TokenSwapService: Sendable {
 
     /// `POST …/device/code` (RFC 8628 §3.1).
     public func startDeviceAuthorization(scope: String? = nil) async throws
-        -> DeviceAuthorization
+        -> DeviceSignIn
     {
         let answer = try await post(endpoints.deviceCode, scope.map { [("scope", $0)] } ?? [])
         let object = try success(answer)
-        return try DeviceAuthorization(object, status: answer.status)
+        return try DeviceSignIn(object, status: answer.status)
     }
 
     /// `POST …/device/token` (RFC 8628 §3.4), once. `DeviceFlow` polls with it.
@@ -58,7 +59,7 @@ public struct TokenSwapService: Sendable {
     /// before it); a provider failure (503) is thrown as `temporarilyUnavailable`: RFC 7009
     /// §2.2.1, the client keeps its token and retries.
     public func revoke(_ token: RedactedToken, hint: String? = nil) async throws
-        -> RevocationOutcome
+        -> TokenRevocation
     {
         var fields = [("token", token.revealed)]
         if let hint { fields.append(("token_type_hint", hint)) }
@@ -104,7 +105,8 @@ public struct TokenSwapService: Sendable {
             throw error
         } catch {
             // The request's body holds the token; an error only describes the exchange.
-            throw TokenSwapClientError.network(Self.describe(error))
+            throw TokenSwapClientError.network(
+                code: (error as? URLError)?.code, detail: Self.describe(error))
         }
     }
 
@@ -134,3 +136,7 @@ public struct TokenSwapService: Sendable {
         return String(describing: type(of: error))
     }
 }
+
+/// The name before issue 19, kept so existing apps compile.
+@available(*, deprecated, renamed: "TokenSwapBackend")
+public typealias TokenSwapService = TokenSwapBackend

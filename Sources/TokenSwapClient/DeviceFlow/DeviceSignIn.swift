@@ -2,8 +2,9 @@ import Foundation
 
 /// A started device authorization (RFC 8628 §3.2): what to show the user, and the sealed
 /// device code to poll with. Prints and dumps without its device code or user code (the
-/// user code is for the user's screen, not for logs).
-public struct DeviceAuthorization: Sendable, Hashable {
+/// user code is for the user's screen, not for logs). Named apart from the server's
+/// `DeviceAuthorization`, which is the provider's side of the same grant.
+public struct DeviceSignIn: Sendable, Hashable {
     public let deviceCode: RedactedToken
     /// Show this to the user: they type it at `verificationURI`.
     public let userCode: RedactedToken
@@ -42,9 +43,9 @@ public struct DeviceAuthorization: Sendable, Hashable {
     }
 }
 
-extension DeviceAuthorization: CustomStringConvertible, CustomReflectable {
+extension DeviceSignIn: CustomStringConvertible, CustomReflectable {
     public var description: String {
-        "DeviceAuthorization(verification_uri: \(verificationURI.absoluteString), "
+        "DeviceSignIn(verification_uri: \(verificationURI.absoluteString), "
             + "expires_in: \(expiresInSeconds), interval: \(intervalSeconds))"
     }
 
@@ -59,3 +60,7 @@ extension DeviceAuthorization: CustomStringConvertible, CustomReflectable {
             ], displayStyle: .struct)
     }
 }
+
+/// The name before issue 19, kept so existing apps compile.
+@available(*, deprecated, renamed: "DeviceSignIn")
+public typealias DeviceAuthorization = DeviceSignIn
