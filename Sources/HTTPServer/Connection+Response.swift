@@ -21,6 +21,7 @@ extension Connection {
     func reject(_ error: ServerError) {
         guard state.rejectReady(now: .now) else { return }
         releaseBody()
+        releaseHead()
         chunkedDecoder = nil
         chunkedBody = []
         head = nil

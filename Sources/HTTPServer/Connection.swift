@@ -34,6 +34,9 @@ final class Connection: @unchecked Sendable {
     var sentContinue = false
     /// What this connection holds of `bodyBudget` for the body being read.
     var reservedBodyBytes = 0
+    /// What this connection holds of `bodyBudget` for the head being read (its buffer
+    /// and any incomplete TLS record).
+    var reservedHeadBytes = 0
     /// A responding handler is being called inside `dispatch` (its answer, if it gives
     /// one before returning, is queued rather than written in place).
     var handlerRunning = false
@@ -44,7 +47,9 @@ final class Connection: @unchecked Sendable {
     ) {
         self.bodyBudget = bodyBudget
         self.channel = channel
-        self.stream = ConnectionStream(channel: channel, tls: tls)
+        self.stream = ConnectionStream(
+            channel: channel, tls: tls,
+            maxPendingOutputBytes: configuration.maxPendingOutputBytes)
         self.table = table
         self.router = router
         self.configuration = configuration
@@ -58,6 +63,7 @@ final class Connection: @unchecked Sendable {
         channel.whenClosed { [self] in
             state.closed()
             releaseBody()
+            releaseHead()
             table.remove(self)
         }
         channel.setReadHandler { [self] in readable() }
@@ -87,7 +93,8 @@ final class Connection: @unchecked Sendable {
             }
             process()
         case .wouldBlock:
-            return
+            // Only a partial TLS record may have arrived: it is held all the same.
+            if state.phase == .readingHead, stream.heldCiphertextBytes > 0 { process() }
         case .endOfFile, .failed:
             // Between requests EOF is the normal end. Mid-head or mid-body, the request is
             // incomplete and must never be dispatched (RFC 9112 §6.3, §8).
@@ -104,8 +111,10 @@ final class Connection: @unchecked Sendable {
                     // Nothing buffered: give the memory back while the connection idles.
                     buffer = []
                     consumed = 0
+                    _ = holdHead()
                     return
                 }
+                guard holdHead() else { return }
                 state.headBytesArrived(now: .now)
                 let parsed: RequestHead?
                 do {
@@ -119,6 +128,8 @@ final class Connection: @unchecked Sendable {
                     return
                 }
                 consumed += parsed.byteCount
+                // The head is parsed: the body's own reservation takes over.
+                releaseHead()
                 beginBody(of: parsed)
             case .readingBody:
                 guard readBody() else { return }
@@ -207,5 +218,34 @@ extension Connection {
     func releaseBody() {
         bodyBudget.release(reservedBodyBytes)
         reservedBodyBytes = 0
+    }
+
+    /// Makes this connection's share of the budget for the head being read what it holds
+    /// now: its buffer's capacity and the ciphertext of an incomplete TLS record
+    /// (CONTRACT §15: stalled heads count like stalled bodies). Over the budget, the
+    /// request is refused with 503 and the connection closed (on HTTPS before the
+    /// handshake completes, just closed: there is no channel to answer on).
+    /// - Returns: false when refused.
+    func holdHead() -> Bool {
+        let held = buffer.capacity + stream.heldCiphertextBytes
+        if held < reservedHeadBytes {
+            bodyBudget.release(reservedHeadBytes - held)
+        } else if held > reservedHeadBytes {
+            guard bodyBudget.reserve(held - reservedHeadBytes) else {
+                configuration.observer?.observe(.bodyBudgetExceeded)
+                releaseHead()
+                reject(.overloaded)
+                return false
+            }
+        }
+        reservedHeadBytes = held
+        return true
+    }
+
+    /// Gives back what the head being read held (it is parsed, refused, or the
+    /// connection ended).
+    func releaseHead() {
+        bodyBudget.release(reservedHeadBytes)
+        reservedHeadBytes = 0
     }
 }
