@@ -44,6 +44,7 @@ extension Connection {
 
     /// Back to reading: a pipelined request may already be in the buffer.
     func nextRequest() {
+        startWaiting()
         process()
         if state.isReading { channel.resumeReading() }
     }

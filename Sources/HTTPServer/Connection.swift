@@ -37,6 +37,11 @@ final class Connection: @unchecked Sendable {
     /// What this connection holds of `bodyBudget` for the head being read (its buffer
     /// and any incomplete TLS record).
     var reservedHeadBytes = 0
+    /// The listener's table of connections waiting for a request, with this one's client,
+    /// when the listener makes room by closing the oldest (the admin port); and this
+    /// connection's entry while it waits.
+    var waiting: (table: WaitingConnections, client: ClientConnectionCounts.ClientKey?)?
+    var waitingToken: UInt64?
     /// A responding handler is being called inside `dispatch` (its answer, if it gives
     /// one before returning, is queued rather than written in place).
     var handlerRunning = false
@@ -64,9 +69,11 @@ final class Connection: @unchecked Sendable {
             state.closed()
             releaseBody()
             releaseHead()
+            stopWaiting()
             table.remove(self)
         }
         channel.setReadHandler { [self] in readable() }
+        startWaiting()
         channel.resumeReading()
         // Accepted while draining: its request may already be here (see `drain`).
         if table.draining { drain() }
@@ -128,8 +135,10 @@ final class Connection: @unchecked Sendable {
                     return
                 }
                 consumed += parsed.byteCount
-                // The head is parsed: the body's own reservation takes over.
+                // The head is parsed: the body's own reservation takes over, and the
+                // connection no longer waits for a request.
                 releaseHead()
+                stopWaiting()
                 beginBody(of: parsed)
             case .readingBody:
                 guard readBody() else { return }
@@ -197,6 +206,23 @@ final class Connection: @unchecked Sendable {
     func forceClose() {
         state.closed()
         channel.close()
+    }
+
+    /// Enters the listener's table of connections waiting for a request (a new one, or
+    /// one between requests), when it has one.
+    func startWaiting() {
+        guard let waiting, waitingToken == nil, !channel.isClosed else { return }
+        let loop = channel.loop
+        waitingToken = waiting.table.add(client: waiting.client) { [weak self] in
+            guard let connection = self else { return }
+            loop.execute { connection.forceClose() }
+        }
+    }
+
+    func stopWaiting() {
+        guard let waiting, let token = waitingToken else { return }
+        waiting.table.remove(token)
+        waitingToken = nil
     }
 }
 

@@ -143,6 +143,7 @@ extension ServiceConfiguration {
             deviceRateLimitPerMinute: deviceRate, publicURL: publicURL,
             introspectionRateLimitPerMinute: introspectionLimit)
         self.tls = try Self.tlsSettings(source)
+        self.adminHost = try source.string(.adminHost)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or
@@ -163,7 +164,8 @@ extension ServiceConfiguration {
             throw ConfigurationError(
                 variable: ConfigurationKey.publicURL.environmentName,
                 problem: .invalid(
-                    expected: "an https:// URL without query or fragment (http:// only on loopback)"))
+                    expected: "an https:// URL without query or fragment (http:// only on loopback)"
+                ))
         }
         return text
     }

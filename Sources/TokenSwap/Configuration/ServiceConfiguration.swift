@@ -47,6 +47,8 @@ public struct ServiceConfiguration: Sendable {
     public let ephemeralKeys: Bool
     /// The main port's certificate and key (CONTRACT §10); nil: plain HTTP.
     public internal(set) var tls: TLSSettings?
+    /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
+    public internal(set) var adminHost: String?
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

@@ -80,7 +80,8 @@ public final class TokenSwapService: Sendable {
             + Self.operationsRoutes(readiness, metrics) + (sandbox?.routes ?? [])
             + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
-        let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations }
+        let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations
+        }
         let main = Router(routes.filter { !onAdmin($0) }.map(pipeline.wrap))
         let admin = Router(routes.filter(onAdmin).map(pipeline.wrap))
         self.adminRouter = separateAdmin ? admin : nil
@@ -95,7 +96,8 @@ public final class TokenSwapService: Sendable {
             }
             serverConfiguration.tls = store
             metrics.tlsCertificateServed(notAfterSeconds: store.context.notAfterSeconds)
-            self.tlsReloader = TLSCertificateReloader(store: store, logger: logger, metrics: metrics)
+            self.tlsReloader = TLSCertificateReloader(
+                store: store, logger: logger, metrics: metrics)
         } else {
             self.tlsReloader = nil
         }
@@ -103,6 +105,7 @@ public final class TokenSwapService: Sendable {
         serverConfiguration.errorResponder = pipeline.errorResponder
         serverConfiguration.maxBodyBytesInFlight = configuration.maxBodyBytesInFlight
         serverConfiguration.maxConnectionsPerClient = configuration.maxConnectionsPerClient
+        serverConfiguration.clientIPv6PrefixLength = configuration.rateLimitIPv6PrefixLength
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
         metrics.attach(server)
     }
@@ -119,12 +122,15 @@ public final class TokenSwapService: Sendable {
         var admin: SocketAddress?
         if let adminRouter, let adminPort = configuration.adminPort {
             let port = UInt16(clamping: adminPort)
+            let adminHost = configuration.adminHost ?? host
             do {
                 admin = try server.addListener(
-                    host: host, port: port, router: adminRouter,
-                    maxConnections: Self.adminMaxConnections)
+                    host: adminHost, port: port, router: adminRouter,
+                    maxConnections: Self.adminMaxConnections,
+                    maxConnectionsPerClient: Self.adminMaxConnectionsPerClient,
+                    headerTimeoutSeconds: Self.adminHeaderTimeoutSeconds)
             } catch {
-                throw .listen(host: host, port: port, error)
+                throw .listen(host: adminHost, port: port, error)
             }
         }
         tlsReloader?.start(pollIntervalSeconds: Self.tlsPollIntervalSeconds)
@@ -137,6 +143,11 @@ public final class TokenSwapService: Sendable {
     /// The admin port's own connection cap: probes and scrapes need a handful, and a
     /// flood of the public port (at its cap) must not lock them out.
     public static let adminMaxConnections = 32
+    /// One client's share of the admin port (CONTRACT §15): a client holding connections
+    /// leaves the rest to the probes, and its idle ones make room for new ones.
+    public static let adminMaxConnectionsPerClient = 8
+    /// Probes send their request at once: a connection silent for longer is let go.
+    public static let adminHeaderTimeoutSeconds = 2.0
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until
