@@ -232,6 +232,21 @@ public final class TLSEngine {
     /// may be an attacker (or a middlebox) cutting the stream short.
     public var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
 
+    /// Queues a TLS 1.3 KeyUpdate that asks the peer to update its keys too (RFC 8446
+    /// §4.6.3); the caller sends `takeCiphertext`. False when the session cannot (TLS
+    /// 1.2, or the handshake is not complete).
+    public func requestKeyUpdate() -> Bool {
+        ERR_clear_error()
+        guard SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        // The message is written by the next handshake step or write.
+        let written = SSL_do_handshake(ssl) == 1
+        ERR_clear_error()
+        return written
+    }
+
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
     public func close() {
         ERR_clear_error()

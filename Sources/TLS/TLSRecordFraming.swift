@@ -19,7 +19,8 @@ public struct TLSRecordFraming: Sendable, Equatable {
 
     /// Bytes of the record in progress seen so far: 0 when every byte seen ended a record.
     public var partialRecordBytes: Int {
-        headerSeen == 0 ? 0 : headerSeen + fragmentLength - fragmentRemaining
+        headerSeen < Self.headerBytes
+            ? headerSeen : headerSeen + fragmentLength - fragmentRemaining
     }
 
     /// Follows `bytes`, the next bytes of the stream.
