@@ -121,7 +121,6 @@ final class Connection: @unchecked Sendable {
                     _ = holdHead()
                     return
                 }
-                guard holdHead() else { return }
                 state.headBytesArrived(now: .now)
                 let parsed: RequestHead?
                 do {
@@ -131,7 +130,10 @@ final class Connection: @unchecked Sendable {
                     return reject(.badRequest(status: error.status))
                 }
                 guard let parsed else {
+                    // Incomplete: what waits for the rest is held against the budget (a
+                    // head parsed in the same step is never held).
                     compact()
+                    _ = holdHead()
                     return
                 }
                 consumed += parsed.byteCount
