@@ -52,6 +52,8 @@ final class ConnectionStream {
         tls.releaseInputBuffer()
         tls.releaseOutputBuffer()
         guard case .received = read else { return read }
+        // Closed for an output backlog while answering what arrived.
+        if channel.isClosed { return .failed(errno: ECONNRESET) }
         return outcome
     }
 
