@@ -27,7 +27,7 @@ import Testing
 
     @Test func stalledHeadsCountAgainstTheBudgetAndGiveTheirShareBack() async throws {
         // 64 KiB: room for a few 8 KB heads (their buffers), not for 20.
-        try await TestServer.with({ $0.maxBodyBytesInFlight = 64 * 1024 }) { server, port in
+        try await TestServer.with({ $0.maxBodyBytesInFlight = 64 * 1024 }) { _, port in
             var held: [RawClient] = []
             var refused = 0
             for _ in 0..<20 {
@@ -35,18 +35,34 @@ import Testing
                 try await client.send(Self.partialHead(bytes: 8000))
                 held.append(client)
             }
-            try await Task.sleep(for: .milliseconds(300))
-            for client in held where try await client.readsEOFOrAnswer(503) { refused += 1 }
+            // Polled for up to 5 s: a loaded machine may take a while to read them all.
+            var pending = held
+            for _ in 0..<50 where refused < 10 {
+                try await Task.sleep(for: .milliseconds(100))
+                var still: [RawClient] = []
+                for client in pending {
+                    if try await client.readsEOFOrAnswer(503) {
+                        refused += 1
+                    } else {
+                        still.append(client)
+                    }
+                }
+                pending = still
+            }
             // Before: every head was held (20 × 8 KB outside any budget).
             #expect(refused >= 10, "\(refused) of 20 stalled heads refused")
             #expect(refused < 20)
             // The refused ones and then the rest leave: the budget comes back whole.
             held = []
-            try await Task.sleep(for: .milliseconds(300))
-            let next = try RawClient(port: port)
-            try await next.send(Self.partialHead(bytes: 8000) + "\r\n\r\n")
-            #expect(try await next.readResponse().statusCode == 200)
-            _ = server
+            pending = []
+            var status = 0
+            for _ in 0..<20 where status != 200 {
+                try await Task.sleep(for: .milliseconds(250))
+                let next = try RawClient(port: port)
+                try await next.send(Self.partialHead(bytes: 8000) + "\r\n\r\n")
+                status = try await next.readResponse().statusCode
+            }
+            #expect(status == 200)
         }
     }
 
@@ -65,8 +81,13 @@ import Testing
                 try session.sendRawPartialRecord(announced: 16 * 1024, sent: 8000)
                 sessions.append(session)
             }
-            try await Task.sleep(for: .milliseconds(300))
-            for session in sessions where session.serverGaveUp() { refused += 1 }
+            var pending = sessions
+            for _ in 0..<50 where refused < 10 {
+                try await Task.sleep(for: .milliseconds(100))
+                let still = pending.filter { !$0.serverGaveUp() }
+                refused += pending.count - still.count
+                pending = still
+            }
             #expect(refused >= 10, "\(refused) of 20 stalled records refused")
         }
     }
@@ -101,7 +122,9 @@ import Testing
             let probe = try RawClient(port: admin.port, receiveTimeoutSeconds: 2)
             try await probe.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await probe.readResponse().statusCode == 200)
-            #expect(ContinuousClock.now - started < .seconds(1))
+            // Before: no answer at all (the client's share and the cap were full). The
+            // bound is loose for a loaded machine; unloaded it answers in milliseconds.
+            #expect(ContinuousClock.now - started < .seconds(2))
             _ = silent
         }
     }
