@@ -118,7 +118,7 @@ final class Connection: @unchecked Sendable {
                     // Nothing buffered: give the memory back while the connection idles.
                     buffer = []
                     consumed = 0
-                    _ = holdHead()
+                    holdHead()
                     return
                 }
                 state.headBytesArrived(now: .now)
@@ -133,7 +133,7 @@ final class Connection: @unchecked Sendable {
                     // Incomplete: what waits for the rest is held against the budget (a
                     // head parsed in the same step is never held).
                     compact()
-                    _ = holdHead()
+                    holdHead()
                     return
                 }
                 consumed += parsed.byteCount
@@ -253,8 +253,7 @@ extension Connection {
     /// (CONTRACT §15: stalled heads count like stalled bodies). Over the budget, the
     /// request is refused with 503 and the connection closed (on HTTPS before the
     /// handshake completes, just closed: there is no channel to answer on).
-    /// - Returns: false when refused.
-    func holdHead() -> Bool {
+    func holdHead() {
         let held = buffer.capacity + stream.heldCiphertextBytes
         if held < reservedHeadBytes {
             bodyBudget.release(reservedHeadBytes - held)
@@ -263,11 +262,10 @@ extension Connection {
                 configuration.observer?.observe(.bodyBudgetExceeded)
                 releaseHead()
                 reject(.overloaded)
-                return false
+                return
             }
         }
         reservedHeadBytes = held
-        return true
     }
 
     /// Gives back what the head being read held (it is parsed, refused, or the
