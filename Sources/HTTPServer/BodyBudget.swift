@@ -1,11 +1,13 @@
 import Synchronization
 
-/// Body bytes of requests still being read, over every connection of a server: what a
-/// few hundred clients that announce a body and then stall would otherwise hold (64 KiB
-/// each, 0.6 GiB at 10,000 connections). A connection reserves its announced length
-/// (or, chunked, what it decoded so far) before buffering it and gives it back when the
-/// body is complete or the connection ends; over the budget its request is refused
-/// with 503 and the connection closed.
+/// Request bytes still being read, over every connection of a server: what a few
+/// hundred clients that send part of a head or announce a body and then stall would
+/// otherwise hold (up to 24 KiB of head or 64 KiB of body each, 0.6 GiB at 10,000
+/// connections). A connection reserves its announced body length (or, chunked, what it
+/// decoded so far) before buffering it, and while a head waits for more bytes, what that
+/// head holds (its buffer, and over TLS an incomplete record: CONTRACT §15); it gives
+/// them back when the head or body is complete or the connection ends. Over the budget
+/// its request is refused with 503 and the connection closed.
 final class BodyBudget: Sendable {
     let limitBytes: Int
     private let inFlight = Atomic<Int>(0)

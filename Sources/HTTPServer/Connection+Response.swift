@@ -21,6 +21,7 @@ extension Connection {
     func reject(_ error: ServerError) {
         guard state.rejectReady(now: .now) else { return }
         releaseBody()
+        releaseHead()
         chunkedDecoder = nil
         chunkedBody = []
         head = nil
@@ -43,6 +44,7 @@ extension Connection {
 
     /// Back to reading: a pipelined request may already be in the buffer.
     func nextRequest() {
+        startWaiting()
         process()
         if state.isReading { channel.resumeReading() }
     }

@@ -34,6 +34,14 @@ final class Connection: @unchecked Sendable {
     var sentContinue = false
     /// What this connection holds of `bodyBudget` for the body being read.
     var reservedBodyBytes = 0
+    /// What this connection holds of `bodyBudget` for the head being read (its buffer
+    /// and any incomplete TLS record).
+    var reservedHeadBytes = 0
+    /// The listener's table of connections waiting for a request, with this one's client,
+    /// when the listener makes room by closing the oldest (the admin port); and this
+    /// connection's entry while it waits.
+    var waiting: (table: WaitingConnections, client: ClientConnectionCounts.ClientKey?)?
+    var waitingToken: UInt64?
     /// A responding handler is being called inside `dispatch` (its answer, if it gives
     /// one before returning, is queued rather than written in place).
     var handlerRunning = false
@@ -44,7 +52,9 @@ final class Connection: @unchecked Sendable {
     ) {
         self.bodyBudget = bodyBudget
         self.channel = channel
-        self.stream = ConnectionStream(channel: channel, tls: tls)
+        self.stream = ConnectionStream(
+            channel: channel, tls: tls,
+            maxPendingOutputBytes: configuration.maxPendingOutputBytes)
         self.table = table
         self.router = router
         self.configuration = configuration
@@ -58,9 +68,12 @@ final class Connection: @unchecked Sendable {
         channel.whenClosed { [self] in
             state.closed()
             releaseBody()
+            releaseHead()
+            stopWaiting()
             table.remove(self)
         }
         channel.setReadHandler { [self] in readable() }
+        startWaiting()
         channel.resumeReading()
         // Accepted while draining: its request may already be here (see `drain`).
         if table.draining { drain() }
@@ -87,7 +100,8 @@ final class Connection: @unchecked Sendable {
             }
             process()
         case .wouldBlock:
-            return
+            // Only a partial TLS record may have arrived: it is held all the same.
+            if state.phase == .readingHead, stream.heldCiphertextBytes > 0 { process() }
         case .endOfFile, .failed:
             // Between requests EOF is the normal end. Mid-head or mid-body, the request is
             // incomplete and must never be dispatched (RFC 9112 §6.3, §8).
@@ -104,6 +118,7 @@ final class Connection: @unchecked Sendable {
                     // Nothing buffered: give the memory back while the connection idles.
                     buffer = []
                     consumed = 0
+                    holdHead()
                     return
                 }
                 state.headBytesArrived(now: .now)
@@ -115,10 +130,17 @@ final class Connection: @unchecked Sendable {
                     return reject(.badRequest(status: error.status))
                 }
                 guard let parsed else {
+                    // Incomplete: what waits for the rest is held against the budget (a
+                    // head parsed in the same step is never held).
                     compact()
+                    holdHead()
                     return
                 }
                 consumed += parsed.byteCount
+                // The head is parsed: the body's own reservation takes over, and the
+                // connection no longer waits for a request.
+                releaseHead()
+                stopWaiting()
                 beginBody(of: parsed)
             case .readingBody:
                 guard readBody() else { return }
@@ -187,6 +209,23 @@ final class Connection: @unchecked Sendable {
         state.closed()
         channel.close()
     }
+
+    /// Enters the listener's table of connections waiting for a request (a new one, or
+    /// one between requests), when it has one.
+    func startWaiting() {
+        guard let waiting, waitingToken == nil, !channel.isClosed else { return }
+        let loop = channel.loop
+        waitingToken = waiting.table.add(client: waiting.client) { [weak self] in
+            guard let connection = self else { return }
+            loop.execute { connection.forceClose() }
+        }
+    }
+
+    func stopWaiting() {
+        guard let waiting, let token = waitingToken else { return }
+        waiting.table.remove(token)
+        waitingToken = nil
+    }
 }
 
 extension Connection {
@@ -207,5 +246,32 @@ extension Connection {
     func releaseBody() {
         bodyBudget.release(reservedBodyBytes)
         reservedBodyBytes = 0
+    }
+
+    /// Makes this connection's share of the budget for the head being read what it holds
+    /// now: its buffer's capacity and the ciphertext of an incomplete TLS record
+    /// (CONTRACT §15: stalled heads count like stalled bodies). Over the budget, the
+    /// request is refused with 503 and the connection closed (on HTTPS before the
+    /// handshake completes, just closed: there is no channel to answer on).
+    func holdHead() {
+        let held = buffer.capacity + stream.heldCiphertextBytes
+        if held < reservedHeadBytes {
+            bodyBudget.release(reservedHeadBytes - held)
+        } else if held > reservedHeadBytes {
+            guard bodyBudget.reserve(held - reservedHeadBytes) else {
+                configuration.observer?.observe(.bodyBudgetExceeded)
+                releaseHead()
+                reject(.overloaded)
+                return
+            }
+        }
+        reservedHeadBytes = held
+    }
+
+    /// Gives back what the head being read held (it is parsed, refused, or the
+    /// connection ended).
+    func releaseHead() {
+        bodyBudget.release(reservedHeadBytes)
+        reservedHeadBytes = 0
     }
 }

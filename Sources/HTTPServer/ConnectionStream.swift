@@ -18,27 +18,49 @@ import Transport
 final class ConnectionStream {
     let channel: SocketChannel
     private let tls: TLSEngine?
-    /// Ciphertext read from the socket and not yet given to the engine (emptied on each
-    /// read, capacity and all, so an idle connection holds no buffer).
-    private var ciphertext: [UInt8] = []
-    /// How much plaintext one `SSL_read` may produce (one TLS record's maximum).
-    private static let recordBytes = 16 * 1024
+    /// Output waiting for the peer past which the connection is closed (CONTRACT §15).
+    private let maxPendingOutputBytes: Int
+    /// Where the ciphertext from the socket stands in its records: the bytes of an
+    /// incomplete record wait inside the engine, held for this connection.
+    private var framing = TLSRecordFraming()
 
-    init(channel: SocketChannel, tls: TLSEngine?) {
+    init(channel: SocketChannel, tls: TLSEngine?, maxPendingOutputBytes: Int = .max) {
         self.channel = channel
         self.tls = tls
+        self.maxPendingOutputBytes = maxPendingOutputBytes
     }
+
+    /// Ciphertext of an incomplete TLS record the engine holds (0 without TLS): input
+    /// held for this connection beside its plaintext buffer (CONTRACT §15).
+    var heldCiphertextBytes: Int { framing.partialRecordBytes }
 
     /// Appends what has arrived (decrypted on HTTPS) to `buffer`. `.wouldBlock` when the
     /// socket had only handshake or partial records: the read source fires again.
+    ///
+    /// On HTTPS the ciphertext is read into the loop's scratch buffer and the plaintext
+    /// decrypted into its other half: the connection keeps only the plaintext bytes.
     func receive(into buffer: inout [UInt8]) -> ReceiveResult {
         guard let tls else { return channel.receive(into: &buffer) }
-        switch channel.receive(into: &ciphertext) {
-        case .received: break
-        case let other: return other
+        var outcome = ReceiveResult.wouldBlock
+        let read = channel.receive { [self] ciphertext, spare in
+            framing.advance(over: ciphertext)
+            tls.receiveCiphertext(ciphertext)
+            outcome = process(tls, into: &buffer, scratch: spare)
         }
-        ciphertext.withUnsafeBytes { tls.receiveCiphertext($0) }
-        ciphertext = []
+        // Every complete record was taken and every answer sent: the BIOs are empty and
+        // their buffers can go (the connection keeps only plaintext).
+        tls.releaseInputBuffer()
+        tls.releaseOutputBuffer()
+        guard case .received = read else { return read }
+        // Closed for an output backlog while answering what arrived.
+        if channel.isClosed { return .failed(errno: ECONNRESET) }
+        return outcome
+    }
+
+    /// Runs the handshake while it is incomplete, then decrypts what it can.
+    private func process(
+        _ tls: TLSEngine, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
+    ) -> ReceiveResult {
         if !tls.handshakeComplete {
             let progress: TLSEngine.HandshakeProgress
             do {
@@ -51,38 +73,33 @@ final class ConnectionStream {
             flush()
             guard case .complete = progress else { return .wouldBlock }
         }
-        let result = decrypt(tls, into: &buffer)
+        let result = decrypt(tls, into: &buffer, scratch: scratch)
         // A TLS 1.3 KeyUpdate or session tickets may have queued records to send.
         flush()
         return result
     }
 
-    /// Moves every decrypted byte into `buffer`.
-    private func decrypt(_ tls: TLSEngine, into buffer: inout [UInt8]) -> ReceiveResult {
+    /// Moves every decrypted byte into `buffer`, one record at a time through `scratch`.
+    private func decrypt(
+        _ tls: TLSEngine, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
+    ) -> ReceiveResult {
         var total = 0
         while true {
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: Self.recordBytes))
             let progress: TLSEngine.ReadProgress
             do {
-                progress = try buffer.withUnsafeMutableBytes { raw throws(TLSRecordError) in
-                    try tls.readPlaintext(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-                }
+                progress = try tls.readPlaintext(into: scratch)
             } catch {
-                buffer.removeLast(Self.recordBytes)
                 flush()
                 return .failed(errno: EPROTO)
             }
             switch progress {
             case .bytes(let count):
-                buffer.removeLast(Self.recordBytes - count)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 total += count
             case .needsMoreInput:
-                buffer.removeLast(Self.recordBytes)
                 return total > 0 ? .received(total) : .wouldBlock
             case .closed:
                 // close_notify (RFC 8446 §6.1): the client's end of the request stream.
-                buffer.removeLast(Self.recordBytes)
                 return total > 0 ? .received(total) : .endOfFile
             }
         }
@@ -90,6 +107,7 @@ final class ConnectionStream {
 
     /// Sends `bytes` (encrypted on HTTPS) after anything already pending.
     func send(_ bytes: [UInt8], completion: @escaping (Result<Void, TransportError>) -> Void) {
+        guard !closedForBacklog() else { return completion(.failure(.channelClosed)) }
         guard let tls else { return channel.send(bytes, completion: completion) }
         do {
             try bytes.withUnsafeBytes { try tls.writePlaintext($0) }
@@ -111,11 +129,23 @@ final class ConnectionStream {
         channel.shutdownWrite()
     }
 
-    /// Sends what the engine has queued (handshake records, alerts, tickets).
+    /// Sends what the engine has queued (handshake records, alerts, tickets, KeyUpdate
+    /// answers).
     private func flush() {
         guard let tls, tls.hasCiphertextToSend else { return }
         var records: [UInt8] = []
         tls.takeCiphertext(into: &records)
         channel.send(records) { _ in }
+        _ = closedForBacklog()
+    }
+
+    /// Closes the connection when more output waits for the peer than
+    /// `maxPendingOutputBytes` (CONTRACT §15): a client that makes the server answer
+    /// (a TLS 1.3 KeyUpdate flood, RFC 8446 §4.6.3, queues one record per request) but
+    /// never reads would otherwise grow the queue without end, in any phase.
+    private func closedForBacklog() -> Bool {
+        guard channel.pendingWriteBytes > maxPendingOutputBytes else { return false }
+        channel.close()
+        return true
     }
 }

@@ -40,7 +40,9 @@ public final class HTTPServer: Sendable {
         self.bodyBudget = BodyBudget(limitBytes: configuration.maxBodyBytesInFlight)
         self.clientCounts =
             configuration.maxConnectionsPerClient > 0
-            ? ClientConnectionCounts(maxPerClient: configuration.maxConnectionsPerClient) : nil
+            ? ClientConnectionCounts(
+                maxPerClient: configuration.maxConnectionsPerClient,
+                ipv6PrefixLength: configuration.clientIPv6PrefixLength) : nil
         self.router = router
         let group = group ?? EventLoopGroup(loopCount: configuration.loopCount)
         self.group = group
@@ -62,9 +64,17 @@ public final class HTTPServer: Sendable {
     /// cannot lock it out (an admin port's probes must answer while the public port is
     /// at its cap); without, it shares the server's. With `tls`, each connection is a
     /// TLS session made from the store's current pair.
+    ///
+    /// A listener with a cap of its own also stays usable while one client holds
+    /// connections to it (CONTRACT §15): `maxConnectionsPerClient` caps each client
+    /// (none when nil), `headerTimeoutSeconds` replaces the server's header deadline, and
+    /// a new connection that finds the listener's cap (or its client's) full of
+    /// connections waiting for a request closes the one that waited longest instead of
+    /// being refused.
     @discardableResult
     public func addListener(
         host: String, port: UInt16, router: Router, maxConnections: Int? = nil,
+        maxConnectionsPerClient: Int? = nil, headerTimeoutSeconds: Double? = nil,
         tls: TLSServerContextStore? = nil
     ) throws(TransportError) -> SocketAddress {
         let address: SocketAddress
@@ -77,20 +87,34 @@ public final class HTTPServer: Sendable {
             }
             address = first
         }
+        var configuration = self.configuration
+        if let headerTimeoutSeconds {
+            configuration.headerTimeoutSeconds = headerTimeoutSeconds
+        }
+        let ownCap = maxConnections != nil
+        let clientCounts: ClientConnectionCounts? =
+            if !ownCap {
+                self.clientCounts
+            } else if let maxConnectionsPerClient, maxConnectionsPerClient > 0 {
+                ClientConnectionCounts(
+                    maxPerClient: maxConnectionsPerClient,
+                    ipv6PrefixLength: configuration.clientIPv6PrefixLength)
+            } else {
+                nil
+            }
+        let waiting = ownCap ? WaitingConnections() : nil
         let listener = try Listener(
             address: address, group: group,
             maxConnections: maxConnections ?? configuration.maxConnections,
             retryDelaySeconds: configuration.acceptRetryDelaySeconds,
-            openConnections: maxConnections == nil ? openConnections : ownCounter(),
-            // A listener with its own cap (the admin port) has no per-client one: its
-            // probes come from one address.
-            clientCounts: maxConnections == nil ? clientCounts : nil,
+            openConnections: ownCap ? ownCounter() : openConnections,
+            clientCounts: clientCounts,
             onPause: Self.pauseReporter(configuration.observer),
-            onClientCap: Self.clientCapReporter(configuration.observer))
+            onClientCap: Self.clientCapReporter(configuration.observer),
+            makeRoom: waiting.map(Self.roomMaker(clientCounts: clientCounts)))
         let tables = self.tables
-        let configuration = self.configuration
         let bodyBudget = self.bodyBudget
-        listener.start { channel in
+        listener.start { [configuration] (channel: SocketChannel) in
             let table = tables[channel.loop.index]
             var engine: TLSEngine?
             if let tls {
@@ -103,10 +127,28 @@ public final class HTTPServer: Sendable {
             let connection = Connection(
                 channel: channel, tls: engine, table: table, router: router,
                 configuration: configuration, bodyBudget: bodyBudget)
+            if let waiting {
+                connection.waiting = (
+                    waiting, channel.peerAddress.flatMap { clientCounts?.clientKey(for: $0.host) }
+                )
+            }
             connection.start()
         }
         listeners.withLock { $0.append(listener) }
         return listener.localAddress
+    }
+
+    /// The listener's `makeRoom`: closes the oldest connection of `waiting`, of the
+    /// client's when a client is named.
+    private static func roomMaker(clientCounts: ClientConnectionCounts?)
+        -> @Sendable (WaitingConnections) -> (@Sendable (String?) -> Bool)
+    {
+        { waiting in
+            { host in
+                let client = host.flatMap { clientCounts?.clientKey(for: $0) }
+                return waiting.closeOldest(of: client)
+            }
+        }
     }
 
     /// The listener's per-client-cap callback that tells `observer`, or nil.

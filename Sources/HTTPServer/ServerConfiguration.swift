@@ -29,14 +29,23 @@ public struct ServerConfiguration: Sendable {
     public var maxRequestsPerConnection = 1000
     /// Open connections; at the cap the listener stops accepting until one closes.
     public var maxConnections = 10_000
-    /// Body bytes of requests still being read, over all connections (Content-Length as
-    /// announced, chunked as decoded); a request that would pass it is answered 503 and
-    /// its connection closed. 32 MiB: 512 stalled bodies of the 64 KiB maximum, well
+    /// Request bytes waiting on the network, over all connections: heads as buffered
+    /// (with the ciphertext of an incomplete TLS record), bodies as announced by
+    /// Content-Length or, chunked, as decoded. A connection that would pass it is
+    /// answered 503 and closed (CONTRACT §15). 32 MiB: 512 stalled bodies of the 64 KiB maximum, well
     /// inside a 256 MB container.
     public var maxBodyBytesInFlight = 32 * 1024 * 1024
-    /// Connections one client address may hold at once; more are closed at accept. 0:
-    /// no cap. Behind a proxy every client has the proxy's address: raise it there.
+    /// Connections one client may hold at once; more are closed at accept. 0: no cap.
+    /// Behind a proxy every client has the proxy's address: raise it there. An IPv6
+    /// client is its `/clientIPv6PrefixLength` network, and the enclosing /48 may hold 16
+    /// times as many (CONTRACT §15).
     public var maxConnectionsPerClient = 2_500
+    /// The prefix that makes one IPv6 client for `maxConnectionsPerClient` (RFC 6177: a
+    /// site gets a /48, a subnet a /64).
+    public var clientIPv6PrefixLength = 64
+    /// Output waiting for a client that does not read (a response, TLS records the
+    /// server must answer with), past which the connection is closed (CONTRACT §15).
+    public var maxPendingOutputBytes = 256 * 1024
     /// How long accepting pauses at the cap or on EMFILE/ENFILE before it is retried.
     public var acceptRetryDelaySeconds = 0.1
     /// Event loops; nil means one per online core.

@@ -15,11 +15,12 @@ public enum ServerEvent: Sendable, Equatable {
     case connectionCapReached
     /// Accepting paused because the process or system ran out of descriptors or memory.
     case acceptResourcesExhausted
-    /// A request was refused (503, connection closed): the body bytes in flight across
-    /// the server reached `maxBodyBytesInFlight`.
+    /// A request was refused (503, connection closed): the request bytes waiting on the
+    /// network across the server (stalled heads and bodies) reached
+    /// `maxBodyBytesInFlight`.
     case bodyBudgetExceeded
-    /// A connection was closed at accept: its client address already holds
-    /// `maxConnectionsPerClient`.
+    /// A connection was closed at accept (or, on a listener that makes room, one of its
+    /// client's idle ones was): its client already holds `maxConnectionsPerClient`.
     case clientConnectionCapReached
 }
 

@@ -24,8 +24,14 @@ public final class TLSEngine {
     }
 
     private let ssl: OpaquePointer
-    private let inbound: OpaquePointer
-    private let outbound: OpaquePointer
+    /// Replaced by `releaseInputBuffer` (a memory BIO never shrinks).
+    private var inbound: OpaquePointer
+    /// Replaced by `releaseOutputBuffer`, like `inbound`.
+    private var outbound: OpaquePointer
+    private var outboundHighWater = 0
+    /// The most ciphertext the inbound BIO has held at once since it was made: its
+    /// buffer's size, about.
+    private var inboundHighWater = 0
     public private(set) var handshakeComplete = false
     /// The context this session was made from, kept alive as long as the session: a
     /// server context replaced by a reload stays with the connections that use it.
@@ -52,13 +58,10 @@ public final class TLSEngine {
         guard let ssl = SSL_new(pointer) else {
             throw .configuration(reason: TLSErrorQueue.drain("SSL_new failed"))
         }
-        guard let inbound = BIO_new(BIO_s_mem()), let outbound = BIO_new(BIO_s_mem()) else {
+        guard let inbound = Self.makeInboundBIO(), let outbound = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
             throw .configuration(reason: TLSErrorQueue.drain("BIO_new failed"))
         }
-        // An empty inbound BIO means "no bytes yet", not end of stream: the socket code
-        // reports EOF itself.
-        _ = tokenswap_BIO_set_mem_eof_return(inbound, -1)
         SSL_set_bio(ssl, inbound, outbound)  // the SSL owns both BIOs from here
         self.ssl = ssl
         self.inbound = inbound
@@ -92,22 +95,56 @@ public final class TLSEngine {
         host.contains(":") || host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
     }
 
+    /// A memory BIO for ciphertext from the socket. Empty means "no bytes yet", not end
+    /// of stream: the socket code reports EOF itself.
+    private static func makeInboundBIO() -> OpaquePointer? {
+        guard let bio = BIO_new(BIO_s_mem()) else { return nil }
+        _ = tokenswap_BIO_set_mem_eof_return(bio, -1)
+        return bio
+    }
+
     public func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         // A memory BIO grows to take everything; it fails only on allocation failure.
         _ = BIO_write(inbound, base, Int32(clamping: bytes.count))
+        inboundHighWater = max(inboundHighWater, Int(BIO_ctrl_pending(inbound)))
+    }
+
+    /// Frees the inbound BIO's buffer when it is empty and has grown past `keptBytes`
+    /// (a memory BIO keeps the largest size it ever had): a connection waiting for its
+    /// next request then holds no ciphertext buffer of its own. Bytes of an incomplete
+    /// record are in OpenSSL's record buffer, not in the BIO, so nothing is lost.
+    public func releaseInputBuffer(keptBytes: Int = 1024) {
+        guard inboundHighWater > keptBytes, BIO_ctrl_pending(inbound) == 0,
+            let fresh = Self.makeInboundBIO()
+        else { return }
+        SSL_set0_rbio(ssl, fresh)  // frees the old BIO
+        inbound = fresh
+        inboundHighWater = 0
     }
 
     /// Ciphertext waiting to be sent, appended to `buffer`.
     public func takeCiphertext(into buffer: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(outbound))
         guard pending > 0 else { return }
+        outboundHighWater = max(outboundHighWater, pending)
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: pending))
         let read = buffer.withUnsafeMutableBytes { raw in
             BIO_read(outbound, raw.baseAddress.map { $0 + start }, Int32(clamping: pending))
         }
         buffer.removeLast(pending - max(0, Int(read)))
+    }
+
+    /// Frees the outbound BIO's buffer when everything was taken and it has grown past
+    /// `keptBytes` (the handshake's flight, a large response): see `releaseInputBuffer`.
+    public func releaseOutputBuffer(keptBytes: Int = 1024) {
+        guard outboundHighWater > keptBytes, BIO_ctrl_pending(outbound) == 0,
+            let fresh = BIO_new(BIO_s_mem())
+        else { return }
+        SSL_set0_wbio(ssl, fresh)  // frees the old BIO
+        outbound = fresh
+        outboundHighWater = 0
     }
 
     public var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
@@ -194,6 +231,21 @@ public final class TLSEngine {
     /// The peer's close_notify has arrived (RFC 8446 §6.1). Without it, a TCP end of file
     /// may be an attacker (or a middlebox) cutting the stream short.
     public var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
+
+    /// Queues a TLS 1.3 KeyUpdate that asks the peer to update its keys too (RFC 8446
+    /// §4.6.3); the caller sends `takeCiphertext`. False when the session cannot (TLS
+    /// 1.2, or the handshake is not complete).
+    public func requestKeyUpdate() -> Bool {
+        ERR_clear_error()
+        guard SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        // The message is written by the next handshake step or write.
+        let written = SSL_do_handshake(ssl) == 1
+        ERR_clear_error()
+        return written
+    }
 
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
     public func close() {

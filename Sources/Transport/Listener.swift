@@ -42,6 +42,10 @@ public final class Listener: @unchecked Sendable {
     private let clientCounts: ClientConnectionCounts?
     /// Told on `queue` each time a connection is closed at accept by the per-client cap.
     private let onClientCap: (@Sendable () -> Void)?
+    /// At a cap (the listener's: nil; a client's: its address), closes the connection
+    /// that waited longest for a request (of that client) so the new one takes its place;
+    /// false when none waits. Nil: a full listener pauses and a full client is refused.
+    private let makeRoom: (@Sendable (_ client: String?) -> Bool)?
 
     /// Binds and listens (`SO_REUSEADDR`); accepting starts with `start`.
     public init(
@@ -50,7 +54,8 @@ public final class Listener: @unchecked Sendable {
         openConnections: ConnectionCounter = ConnectionCounter(),
         clientCounts: ClientConnectionCounts? = nil,
         onPause: (@Sendable (AcceptPause) -> Void)? = nil,
-        onClientCap: (@Sendable () -> Void)? = nil
+        onClientCap: (@Sendable () -> Void)? = nil,
+        makeRoom: (@Sendable (_ client: String?) -> Bool)? = nil
     ) throws(TransportError) {
         BrokenPipe.ignore()
         let fd = tokenswap_socket_nonblocking(address.family, Int32(SOCK_STREAM.rawValue), 0)
@@ -84,6 +89,7 @@ public final class Listener: @unchecked Sendable {
         self.onPause = onPause
         self.clientCounts = clientCounts
         self.onClientCap = onClientCap
+        self.makeRoom = makeRoom
         self.queue = DispatchQueue(label: "tokenswap.accept.\(local.port)")
         self.source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // The listening fd is closed only after its source is cancelled (#833/#949).
@@ -118,9 +124,8 @@ public final class Listener: @unchecked Sendable {
     private func acceptBurstNow() {
         guard !stopped, let onAccept = acceptHandler else { return }
         for _ in 0..<acceptBurst {
-            if openConnections.current >= maxConnections {
-                return pause(.connectionCap)
-            }
+            let atCap = openConnections.current >= maxConnections
+            if atCap, makeRoom == nil { return pause(.connectionCap) }
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let client = withUnsafeMutablePointer(to: &storage) {
@@ -135,15 +140,27 @@ public final class Listener: @unchecked Sendable {
                 default: return  // EAGAIN: backlog empty
                 }
             }
+            // With `makeRoom`, the oldest waiting connection closes (on its loop, soon) and
+            // the new one takes its place: the count passes the cap by those closing.
+            if atCap, makeRoom?(nil) != true {
+                // Every connection has a request in progress: none to close for this one.
+                _ = Glibc.close(client)
+                return pause(.connectionCap)
+            }
             let peer = withUnsafeBytes(of: &storage) {
                 SocketAddress(raw: $0.baseAddress.unsafelyUnwrapped, length: length)
             }
             let host = peer?.host
             if let clientCounts, let host, !clientCounts.admit(host) {
-                // Closed before a byte is read: the client holds its share already.
-                _ = Glibc.close(client)
                 onClientCap?()
-                continue
+                if makeRoom?(host) == true {
+                    // One of the client's waiting connections is closing for this one.
+                    _ = clientCounts.admit(host, force: true)
+                } else {
+                    // Closed before a byte is read: the client holds its share already.
+                    _ = Glibc.close(client)
+                    continue
+                }
             }
             SocketOptions.enableNoDelay(client)
             openConnections.increment()

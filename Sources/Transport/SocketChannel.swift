@@ -114,6 +114,36 @@ public final class SocketChannel: @unchecked Sendable {
         }
     }
 
+    /// Reads with one `recv` into the first half of the loop's scratch buffer and hands
+    /// `body` what arrived and the second half, for the caller's own output (a TLS
+    /// session's plaintext): a connection then keeps only what it decides to keep, not
+    /// a read buffer of its own.
+    public func receive(
+        _ body: (_ received: UnsafeRawBufferPointer, _ spare: UnsafeMutableRawBufferPointer)
+            -> Void
+    ) -> ReceiveResult {
+        loop.assertInLoop()
+        guard !isClosed else { return .failed(errno: EBADF) }
+        let scratch = loop.scratch.bytes
+        let half = scratch.count / 2
+        guard half > 0 else { return .wouldBlock }
+        while true {
+            let count = recv(fd, scratch.baseAddress, half, 0)
+            if count > 0 {
+                body(
+                    UnsafeRawBufferPointer(rebasing: scratch[0..<count]),
+                    UnsafeMutableRawBufferPointer(rebasing: scratch[half...]))
+                return .received(count)
+            }
+            if count == 0 { return .endOfFile }
+            switch errno {
+            case EINTR: continue  // a signal interrupted the call before any byte moved
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            case let code: return .failed(errno: code)
+            }
+        }
+    }
+
     // MARK: writing
 
     /// Sends `bytes` in order after anything already pending. `completion` runs on the
@@ -144,6 +174,9 @@ public final class SocketChannel: @unchecked Sendable {
 
     /// True while bytes handed to `send` still wait for the kernel (a slow reader).
     public var hasPendingWrites: Bool { !outbound.isEmpty }
+
+    /// Bytes handed to `send` that the kernel has not taken yet.
+    public var pendingWriteBytes: Int { outbound.count - outboundOffset }
 
     private func flushOutbound() {
         switch write(outbound, from: outboundOffset) {

@@ -1,5 +1,6 @@
 import Foundation
 import RegexBuilder
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -265,6 +266,34 @@ import Testing
         #expect(tokenLine["status"] as? String == "200")
         #expect(tokenLine["level"] as? String == "info")
         #expect(objects.allSatisfy { $0["time"] is String })
+    }
+
+    @Test func theAdminPortListensOnTheAdminHost() async throws {
+        // 127.0.0.2 is loopback too (127/8), but not the main host.
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"],
+            environment: ["TOKENSWAP_ADMIN_PORT": "0", "TOKENSWAP_ADMIN_HOST": "127.0.0.2"])
+        let admin = try #require(server.adminPort)
+        let answer = try await offPool {
+            try ChildProcess.run(
+                "/usr/bin/env",
+                [
+                    "curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",
+                    "http://127.0.0.2:\(admin)/healthz",
+                ], timeoutSeconds: 10)
+        }
+        #expect(answer.stdout == "200")
+        // Nothing of the admin port on the main host.
+        let main = try await offPool {
+            try ChildProcess.run(
+                "/usr/bin/env",
+                [
+                    "curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",
+                    "http://127.0.0.1:\(admin)/healthz",
+                ], timeoutSeconds: 10)
+        }
+        #expect(main.stdout == "000")
+        #expect(try await server.stop() == 0)
     }
 
     @Test func theAdminPortServesMetricsAndTheMainPortDoesNot() async throws {

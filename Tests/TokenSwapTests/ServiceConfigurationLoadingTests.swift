@@ -13,6 +13,7 @@ import Testing
         #expect(config.logFormat == .text)
         #expect(config.upstreamTimeoutSeconds == 10)
         #expect(config.adminPort == nil)
+        #expect(config.adminHost == nil)
         #expect(config.rateLimitPerSecond == 0)
         #expect(config.trustedProxies.isEmpty)
         #expect(config.corsOrigins.isEmpty)
@@ -32,6 +33,7 @@ import Testing
         env["TOKENSWAP_LOG_FORMAT"] = "json"
         env["TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS"] = "2.5"
         env["TOKENSWAP_ADMIN_PORT"] = "9001"
+        env["TOKENSWAP_ADMIN_HOST"] = "127.0.0.2"
         env["TOKENSWAP_RATE_LIMIT"] = "3"
         env["TOKENSWAP_RATE_LIMIT_BURST"] = "7"
         env["TOKENSWAP_TRUSTED_PROXIES"] = "10.0.0.0/8, ::1"
@@ -46,6 +48,7 @@ import Testing
         #expect(config.logFormat == .json)
         #expect(config.upstreamTimeoutSeconds == 2.5)
         #expect(config.adminPort == 9001)
+        #expect(config.adminHost == "127.0.0.2")
         #expect(config.rateLimitPerSecond == 3)
         #expect(config.rateLimitBurst == 7)
         #expect(config.trustedProxies == ["10.0.0.0/8", "::1"])

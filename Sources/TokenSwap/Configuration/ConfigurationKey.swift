@@ -41,6 +41,7 @@ extension ConfigurationKey {
     static let logFormat = ConfigurationKey("log_format")
     static let upstreamTimeoutSeconds = ConfigurationKey("upstream_timeout_seconds")
     static let adminPort = ConfigurationKey("admin_port")
+    static let adminHost = ConfigurationKey("admin_host")
     static let rateLimit = ConfigurationKey("rate_limit")
     static let rateLimitBurst = ConfigurationKey("rate_limit_burst")
     static let maxBodyBytesInFlight = ConfigurationKey("max_body_bytes_in_flight")

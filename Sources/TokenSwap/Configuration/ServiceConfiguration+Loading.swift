@@ -152,6 +152,7 @@ extension ServiceConfiguration {
         let legacyFailuresRange = ConfigurationDefaults.legacyFailureLimitPerMinuteRange
         self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
+        self.adminHost = try source.string(.adminHost)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or
@@ -172,7 +173,8 @@ extension ServiceConfiguration {
             throw ConfigurationError(
                 variable: ConfigurationKey.publicURL.environmentName,
                 problem: .invalid(
-                    expected: "an https:// URL without query or fragment (http:// only on loopback)"))
+                    expected: "an https:// URL without query or fragment (http:// only on loopback)"
+                ))
         }
         return text
     }

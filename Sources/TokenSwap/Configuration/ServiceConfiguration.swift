@@ -52,6 +52,8 @@ public struct ServiceConfiguration: Sendable {
     public internal(set) var tls: TLSSettings?
     /// The files that hold secrets, for `check-config`'s permission warning (CONTRACT §15).
     public internal(set) var secretFiles: [SecretFile] = []
+    /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
+    public internal(set) var adminHost: String?
 
     public init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

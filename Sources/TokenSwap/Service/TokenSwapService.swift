@@ -107,6 +107,7 @@ public final class TokenSwapService: Sendable {
         serverConfiguration.errorResponder = pipeline.errorResponder
         serverConfiguration.maxBodyBytesInFlight = configuration.maxBodyBytesInFlight
         serverConfiguration.maxConnectionsPerClient = configuration.maxConnectionsPerClient
+        serverConfiguration.clientIPv6PrefixLength = configuration.rateLimitIPv6PrefixLength
         self.server = HTTPServer(configuration: serverConfiguration, router: main, group: group)
         metrics.attach(server)
     }
@@ -123,12 +124,15 @@ public final class TokenSwapService: Sendable {
         var admin: SocketAddress?
         if let adminRouter, let adminPort = configuration.adminPort {
             let port = UInt16(clamping: adminPort)
+            let adminHost = configuration.adminHost ?? host
             do {
                 admin = try server.addListener(
-                    host: host, port: port, router: adminRouter,
-                    maxConnections: Self.adminMaxConnections)
+                    host: adminHost, port: port, router: adminRouter,
+                    maxConnections: Self.adminMaxConnections,
+                    maxConnectionsPerClient: Self.adminMaxConnectionsPerClient,
+                    headerTimeoutSeconds: Self.adminHeaderTimeoutSeconds)
             } catch {
-                throw .listen(host: host, port: port, error)
+                throw .listen(host: adminHost, port: port, error)
             }
         }
         tlsReloader?.start(pollIntervalSeconds: Self.tlsPollIntervalSeconds)
@@ -141,6 +145,11 @@ public final class TokenSwapService: Sendable {
     /// The admin port's own connection cap: probes and scrapes need a handful, and a
     /// flood of the public port (at its cap) must not lock them out.
     public static let adminMaxConnections = 32
+    /// One client's share of the admin port (CONTRACT §15): a client holding connections
+    /// leaves the rest to the probes, and its idle ones make room for new ones.
+    public static let adminMaxConnectionsPerClient = 8
+    /// Probes send their request at once: a connection silent for longer is let go.
+    public static let adminHeaderTimeoutSeconds = 2.0
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until

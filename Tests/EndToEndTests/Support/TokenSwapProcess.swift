@@ -68,7 +68,9 @@ final class TokenSwapProcess: Sendable {
         }
         self.port = port
         if wantsAdmin {
-            guard let admin = out.waitForLine(prefix: "tokenswap admin listening on 127.0.0.1:")
+            let adminHost = environment["TOKENSWAP_ADMIN_HOST"] ?? "127.0.0.1"
+            guard
+                let admin = out.waitForLine(prefix: "tokenswap admin listening on \(adminHost):")
             else {
                 process.kill()
                 throw EndToEndFailure("no admin listening line")
