@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
+        // For FuzzTesting/ (a separate package that sees products only): the service's
+        // parsers and the key ring. No app links these.
+        .library(name: "TokenSwap", targets: ["TokenSwap"]),
+        .library(name: "Sealing", targets: ["Sealing"]),
         .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [
@@ -95,7 +99,8 @@ let package = Package(
             dependencies: ["HTTPServer", "HTTPCore", "Transport", "TLS", "TestSupport"]),
         // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
         .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
+            name: "HTTPClientTests",
+            dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
