@@ -71,9 +71,11 @@ private func checkPresented(_ text: String) {
             fatalError("sealed: the ring before rotation disagrees")
         }
     }
-    // The same characters inside a larger string, as a form or JSON value arrives.
+    // The same characters inside a larger string, as a form or JSON value arrives. Cut
+    // by scalars, not Characters: a text that starts with a combining mark forms one
+    // Character with the "~" before it.
     let padded = "~" + text + "~"
-    let slice = padded.dropFirst().dropLast()
+    let slice = Substring(padded.unicodeScalars.dropFirst().dropLast())
     for context in contexts.prefix(2) {
         let whole = opened(ring, Substring(text), context)
         let sliced = opened(ring, slice, context)
