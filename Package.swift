@@ -99,8 +99,7 @@ let package = Package(
             dependencies: ["HTTPServer", "HTTPCore", "Transport", "TLS", "TestSupport"]),
         // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
         .testTarget(
-            name: "HTTPClientTests",
-            dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
