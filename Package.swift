@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "tokenswap", targets: ["tokenswap"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
+        // For FuzzTesting/ (a separate package that sees products only): the service's
+        // parsers and the key ring. No app links these.
+        .library(name: "TokenSwap", targets: ["TokenSwap"]),
+        .library(name: "Sealing", targets: ["Sealing"]),
         .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [

@@ -1,0 +1,120 @@
+/// The internals that the libFuzzer targets in `FuzzTesting/` (a separate package that
+/// sees only this package's products) need to reach, and nothing else: it exists for
+/// FuzzTesting only, and no part of the service calls it. The JSON parser, the form
+/// decoder, `TokenRequestFields` and the key ring are public already and are fuzzed
+/// through their own API; what is here is internal to `TokenSwap`: the legacy decoders
+/// (CONTRACT §9) and the device-code envelope with the arithmetic a device poll does with
+/// its numbers (CONTRACT §7).
+///
+/// Each entry point runs the service's own code, not a copy of it, except
+/// `pollDevice(envelope:now:)`, which repeats the steps of `TokenEndpoints.pollDevice`
+/// between opening the code and calling the provider (that function needs a provider
+/// and a key ring); it must follow that function when it changes.
+public enum FuzzEntryPoints {
+    // MARK: Legacy tokens (CONTRACT §9)
+
+    /// One legacy decoder under a fixed secret, as `TOKENSWAP_<NAME>_LEGACY` configures it.
+    public struct LegacyProbe: Sendable {
+        let decoder: LegacyDecoder
+        /// Derived once, as `LegacyDecoder` does (Ruby's format costs 2048 MD5 rounds).
+        let keyMaterial: [UInt8]
+
+        public init(format: LegacyFormat, secret: String) {
+            decoder = LegacyDecoder(format: format, secret: Secret(secret))
+            keyMaterial = format.keyMaterial(secret: Array(secret.utf8))
+        }
+
+        /// What the service does with a token that did not open natively: the transport
+        /// repairs, the format's decryption, and the shape check of `preset`'s refresh
+        /// tokens. Non-nil only for a plaintext that may go upstream.
+        public func open(_ token: String, preset: ProviderPreset) -> [UInt8]? {
+            decoder.open(token, shape: RefreshTokenShape(preset))
+        }
+
+        /// The repairs and the decryption alone, without the shape check: what an
+        /// unauthenticated format makes of any input.
+        public func decrypt(_ token: String) -> [UInt8]? {
+            decoder.format.decrypt(LegacyTokenText.repaired(token), keyMaterial: keyMaterial)
+        }
+    }
+
+    /// `LegacyTokenText.repaired`: the transport repairs applied before every format.
+    public static func repairedLegacyText(_ token: String) -> String {
+        LegacyTokenText.repaired(token)
+    }
+
+    /// `LegacyTokenText.base64`: standard or URL-safe base64, padded or not.
+    public static func legacyBase64(_ text: String) -> [UInt8]? {
+        LegacyTokenText.base64(text)
+    }
+
+    /// `LegacyTokenText.hex`: an even number of hex digits.
+    public static func legacyHex(_ text: String) -> [UInt8]? {
+        LegacyTokenText.hex(text)
+    }
+
+    // MARK: Device codes (CONTRACT §7)
+
+    /// The fields of a device-code envelope, or nil where `DeviceCodeEnvelope(plaintext:)`
+    /// refuses the bytes.
+    public static func deviceEnvelope(_ plaintext: [UInt8]) -> (
+        deviceCode: String, expiresAt: Int, intervalSeconds: Int
+    )? {
+        DeviceCodeEnvelope(plaintext: plaintext).map {
+            ($0.deviceCode, $0.expiresAt, $0.intervalSeconds)
+        }
+    }
+
+    /// The plaintext the service seals for these fields (`DeviceCodeEnvelope.plaintext`).
+    public static func deviceEnvelopePlaintext(
+        deviceCode: String, expiresAt: Int, intervalSeconds: Int
+    ) -> [UInt8] {
+        Array(
+            DeviceCodeEnvelope(
+                deviceCode: deviceCode, expiresAt: expiresAt, intervalSeconds: intervalSeconds
+            ).plaintext.utf8)
+    }
+
+    /// What polls of one device code decided.
+    public enum DevicePollTrace: Sendable, Equatable {
+        /// The bytes are not an envelope: `invalid_grant` before any arithmetic.
+        case notAnEnvelope
+        /// Past its expiry: `expired_token` with the sealed interval.
+        case expired(interval: Int)
+        /// The first poll (goes upstream), an immediate second one (too soon unless the
+        /// interval is not positive), and the interval after the provider's `slow_down`.
+        case polled(first: Int, second: Int, secondWasTooSoon: Bool, afterProviderSlowDown: Int)
+    }
+
+    /// Opens `plaintext` as an envelope and does what `TokenEndpoints.pollDevice` does with
+    /// its numbers at wall-clock time `now` (Unix seconds): the remaining lifetime, the
+    /// poll schedule's first poll and an immediate second one (RFC 8628 §3.5 `slow_down`,
+    /// +5 s), then the provider's own `slow_down`.
+    public static func pollDevice(envelope plaintext: [UInt8], now: Int) -> DevicePollTrace {
+        guard let envelope = DeviceCodeEnvelope(plaintext: plaintext) else { return .notAnEnvelope }
+        let remaining = envelope.expiresAt - now
+        guard remaining > 0 else { return .expired(interval: envelope.intervalSeconds) }
+        let schedule = DevicePollSchedule(capacity: 4)
+        let key = envelope.deviceCode
+        let instant = ContinuousClock.now
+        func interval(_ decision: DevicePollSchedule.Decision) -> (Int, Bool) {
+            switch decision {
+            case .poll(let interval): (interval, false)
+            case .slowDown(let interval): (interval, true)
+            }
+        }
+        let (first, _) = interval(
+            schedule.poll(
+                key, initialInterval: envelope.intervalSeconds, lifetime: .seconds(remaining),
+                now: instant))
+        let (second, tooSoon) = interval(
+            schedule.poll(
+                key, initialInterval: envelope.intervalSeconds, lifetime: .seconds(remaining),
+                now: instant))
+        let raised =
+            schedule.providerAskedToSlowDown(key)
+            ?? DevicePollSchedule.raised(second)
+        return .polled(
+            first: first, second: second, secondWasTooSoon: tooSoon, afterProviderSlowDown: raised)
+    }
+}
