@@ -69,14 +69,14 @@ struct ServeCommand: AsyncParsableCommand {
         // free of client connections (OpenFileLimit.connectionCap).
         OpenFileLimit.raiseSoftLimitToHard()
         let serverConfiguration = ServerConfiguration()
-        TokenSwapService.bootstrapLogging(for: loaded)
-        let service: TokenSwapService
+        TokenSwapServer.bootstrapLogging(for: loaded)
+        let service: TokenSwapServer
         let addresses: ServiceAddresses
         // Signals are ignored first so their default action (terminate) never runs; the
         // Dispatch sources still see them and start the drain.
         let stop = ShutdownSignal(signals: [SIGTERM, SIGINT])
         do {
-            service = try TokenSwapService(
+            service = try TokenSwapServer(
                 configuration: loaded, serverConfiguration: serverConfiguration)
             addresses = try service.start(
                 host: host ?? loaded.host, port: port ?? UInt16(clamping: loaded.port))

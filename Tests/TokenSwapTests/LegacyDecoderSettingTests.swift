@@ -46,10 +46,10 @@ import Testing
         env["TOKENSWAP_LEGACY_FAILURE_LIMIT"] = "0"
         let off = try await F.load(env)
         #expect(off.legacyFailureLimitPerMinute == 0)
-        let endpoints = TokenEndpoints(
+        let endpoints = GrantEndpoints(
             configuration: off, transport: RecordingUpstream(), logger: LogCapture().logger)
         #expect(endpoints.legacyFailureLimit == nil)
-        let on = TokenEndpoints(
+        let on = GrantEndpoints(
             configuration: defaults, transport: RecordingUpstream(), logger: LogCapture().logger)
         #expect(on.legacyFailureLimit?.limiter.burst == 10)
     }

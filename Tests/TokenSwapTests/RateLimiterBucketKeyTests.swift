@@ -121,7 +121,7 @@ import Testing
             environment: [
                 "TOKENSWAP_CLIENT_ID": "c", "TOKENSWAP_CLIENT_SECRET": "s",
                 "TOKENSWAP_REDIRECT_URI": "myapp://cb", "TOKENSWAP_RATE_LIMIT": "5",
-                "TOKENSWAP_ENCRYPTION_KEYS": TokenEndpointsFixtures.newKey,
+                "TOKENSWAP_ENCRYPTION_KEYS": GrantEndpointsFixtures.newKey,
                 "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX": "56",
             ])
         let limits = [

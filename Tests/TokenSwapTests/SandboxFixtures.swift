@@ -6,7 +6,7 @@ import HTTPCore
 
 /// A sandbox with two clients (basic and post auth) and helpers to drive it.
 enum SandboxFixtures {
-    typealias F = TokenEndpointsFixtures
+    typealias F = GrantEndpointsFixtures
 
     static func providers() throws -> (spotify: Provider, linkedin: Provider) {
         (

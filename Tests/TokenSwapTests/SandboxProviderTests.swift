@@ -233,7 +233,7 @@ import Testing
         #expect(banner.contains("SANDBOX MODE"))
         #expect(banner.contains("/sandbox/authorize"))
         #expect(banner.contains("keys are ephemeral"))
-        #expect(!banner.contains(TokenEndpointsFixtures.secret))
+        #expect(!banner.contains(GrantEndpointsFixtures.secret))
     }
 
     /// With TOKENSWAP_ENCRYPTION_KEYS set the banner said "keys are ephemeral" anyway.

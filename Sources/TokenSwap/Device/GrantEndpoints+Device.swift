@@ -1,14 +1,14 @@
 import HTTPCore
 import Sealing
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/<name>/device/code`: the device authorization request (RFC 8628 §3.1,
     /// CONTRACT §7). Checks the scope against the allow-list, asks the provider in its
     /// dialect, and answers RFC 8628 §3.2 with the device code sealed (typed, with its
     /// expiry) so the service keeps no state.
     public func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "device_code_request") {
-            () async throws(TokenEndpointError) in
+            () async throws(GrantError) in
             guard let device = provider.device else { throw .unknownProvider }
             // RFC 8628 §5.4: every request creates a pending grant under the app's name.
             if let deviceLimit, case .limited(let seconds) = deviceLimit.take(for: request) {
@@ -22,7 +22,7 @@ extension TokenEndpoints {
                 to: device.url, provider.dialect.deviceAuthorizationFields(scope: scope),
                 authentication: device.clientAuth)
             let authorization = try await call(provider, upstream) {
-                (answer) throws(TokenEndpointError) in
+                (answer) throws(GrantError) in
                 try provider.dialect.interpretDeviceAuthorization(answer)
             }
             // `expiresIn` is at most a day (`DeviceAuthorizationAnswer`): no overflow.
@@ -43,7 +43,7 @@ extension TokenEndpoints {
     /// answer normalised; tokens come back as from `/v1/swap`.
     public func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "device_code") {
-            () async throws(TokenEndpointError) in
+            () async throws(GrantError) in
             let fields = try TokenRequestFields.decode(request)
             return try await pollDevice(fields, provider: provider)
         }
@@ -52,7 +52,7 @@ extension TokenEndpoints {
     /// The poll for already decoded fields (also the `device_code` grant of a token
     /// endpoint, CONTRACT §8).
     public func pollDevice(_ fields: TokenRequestFields, provider: Provider)
-        async throws(TokenEndpointError) -> HTTPResponse
+        async throws(GrantError) -> HTTPResponse
     {
         guard provider.device != nil else { throw .unknownProvider }
         guard let sealed = fields["device_code"] else {
@@ -79,7 +79,7 @@ extension TokenEndpoints {
         let upstream = provider.formRequest(
             to: provider.tokenURL, provider.dialect.pollFields(deviceCode: key),
             authentication: provider.authMethod)
-        let answer = try await call(provider, upstream) { (response) throws(TokenEndpointError) in
+        let answer = try await call(provider, upstream) { (response) throws(GrantError) in
             try provider.dialect.interpretPoll(response)
         }
         switch answer {
@@ -104,7 +104,7 @@ extension TokenEndpoints {
     /// client opens, so a sealed refresh token here is `invalid_grant` (CONTRACT §7).
     /// Never a legacy decoder: those formats held refresh tokens only (CONTRACT §9), and
     /// an unauthenticated one would let anyone forge an envelope.
-    func openDeviceCode(_ sealed: String, for provider: Provider) throws(TokenEndpointError)
+    func openDeviceCode(_ sealed: String, for provider: Provider) throws(GrantError)
         -> DeviceCodeEnvelope
     {
         let opened = try open(sealed, for: provider, kind: .deviceCode)

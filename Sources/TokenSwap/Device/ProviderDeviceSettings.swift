@@ -2,7 +2,7 @@ import HTTPClient
 
 /// A provider's device authorization grant settings (RFC 8628, CONTRACT §7): where the
 /// device request goes, how it authenticates, and which scopes an app may ask for.
-public struct DeviceAuthorization: Sendable, Hashable {
+public struct ProviderDeviceSettings: Sendable, Hashable {
     /// `TOKENSWAP_<NAME>_DEVICE_AUTHORIZATION_URL` or the preset's.
     public let url: UpstreamURL
     /// `TOKENSWAP_<NAME>_DEVICE_CLIENT_AUTH`: how the device request authenticates; the

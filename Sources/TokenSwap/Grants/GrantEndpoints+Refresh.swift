@@ -1,7 +1,7 @@
 import HTTPCore
 import Sealing
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/refresh`: a sealed refresh token for a new access token (RFC 6749 §6).
     /// A token that does not open is `invalid_grant` without calling the provider. The
     /// answer always carries a refresh token: the rotated one sealed, or else the
@@ -19,7 +19,7 @@ extension TokenEndpoints {
         let opened: OpenedToken
         let legacyFormat: LegacyFormat?
         let raw: String
-        do throws(TokenEndpointError) {
+        do throws(GrantError) {
             let fields = try TokenRequestFields.decode(request)
             guard let value = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
@@ -35,18 +35,18 @@ extension TokenEndpoints {
             return finish(.failure(error))
         }
         let sealedWithActiveKey = opened.sealedWithActiveKey
-        let interpret: @Sendable (HTTPResponse) throws(TokenEndpointError) -> ProviderTokenResponse
+        let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
         if legacyFormat == nil {
-            interpret = { (answer) throws(TokenEndpointError) in
+            interpret = { (answer) throws(GrantError) in
                 try provider.dialect.interpretToken(answer)
             }
         } else {
-            interpret = { (answer) throws(TokenEndpointError) in
+            interpret = { (answer) throws(GrantError) in
                 try Self.interpretLegacyRefresh(answer, provider: provider)
             }
         }
         exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
-            let result = Result { () throws(TokenEndpointError) in
+            let result = Result { () throws(GrantError) in
                 let tokens = try exchanged.get()
                 let answer: String
                 if let rotated = tokens.refreshToken, rotated != raw {
@@ -70,25 +70,10 @@ extension TokenEndpoints {
         await Self.awaiting { refresh(request, provider: provider, completion: $0) }
     }
 
-    /// Opens a sealed value of `kind` for this provider and client with the key ring;
-    /// any other kind, provider or client does not open (CONTRACT §4, §7). Never a legacy
-    /// decoder: those are for refresh tokens only (`openRefreshToken`, CONTRACT §9).
-    func open(_ sealed: String, for provider: Provider, kind: SealedKind = .refreshToken)
-        throws(TokenEndpointError) -> OpenedToken
-    {
-        guard let opened = try openNatively(sealed, for: provider, kind: kind) else {
-            // One bucket on purpose: the key ring does not say which check failed, so a
-            // client probing the format learns nothing, from answers or from metrics.
-            metrics.sealingFailed(.open, reason: "invalid_token")
-            throw kind == .deviceCode ? .unopenableDeviceCode : .unopenableToken
-        }
-        return opened
-    }
-
     /// A refresh request's token: natively, else by the provider's legacy decoders
     /// (CONTRACT §9), with the format that opened it (nil: the key ring did).
     func openRefreshToken(_ sealed: String, for provider: Provider, from request: HTTPRequest)
-        throws(TokenEndpointError) -> (opened: OpenedToken, legacy: LegacyFormat?)
+        throws(GrantError) -> (opened: OpenedToken, legacy: LegacyFormat?)
     {
         if let opened = try openNatively(sealed, for: provider, kind: .refreshToken) {
             return (opened, nil)
@@ -99,21 +84,5 @@ extension TokenEndpoints {
         }
         let (opened, format) = try openLegacyRefreshToken(sealed, for: provider, from: request)
         return (opened, format)
-    }
-
-    /// The key ring's opening; nil when the value does not open (counted by the caller).
-    private func openNatively(_ sealed: String, for provider: Provider, kind: SealedKind)
-        throws(TokenEndpointError) -> OpenedToken?
-    {
-        do {
-            let opened = try keyRing.open(sealed, context: Self.context(provider, kind: kind))
-            metrics.opened(keyID: opened.keyID)
-            return opened
-        } catch .invalidToken {
-            return nil
-        } catch {
-            metrics.sealingFailed(.open, reason: "crypto_unavailable")
-            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
-        }
     }
 }

@@ -1,7 +1,7 @@
 import HTTPCore
 import HTTPServer
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
     /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
     /// for the default provider, and the same under `/v1/<name>/` for every provider (the
@@ -11,7 +11,7 @@ extension TokenEndpoints {
     /// of a provider without a device endpoint.
     public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
         typealias Handler =
-            @Sendable (TokenEndpoints, HTTPRequest, Provider) async
+            @Sendable (GrantEndpoints, HTTPRequest, Provider) async
             -> EndpointAnswer
         var routes: [ServiceRoute] = []
         func add(_ path: String, _ provider: Provider, _ handler: @escaping Handler) {
@@ -19,13 +19,13 @@ extension TokenEndpoints {
             routes.append(
                 ServiceRoute(
                     .post, path,
-                    handler: Endpoint(.token) { request, _ in
+                    handler: Endpoint(.grant) { request, _ in
                         await handler(endpoints, request, provider)
                     }))
         }
         typealias Responder =
             @Sendable (
-                TokenEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
+                GrantEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
             ) -> Void
         // The hot paths (swap, refresh, the token endpoint) answer by callback; the rest
         // await.
@@ -35,7 +35,7 @@ extension TokenEndpoints {
                 ServiceRoute(
                     .post, path,
                     handler: Endpoint(
-                        .token,
+                        .grant,
                         respond: { request, context, respond in
                             responder(endpoints, request, provider, context, respond)
                         })))

@@ -1,6 +1,6 @@
 import HTTPCore
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/swap`: an authorization code for tokens (RFC 6749 §4.1.3). The refresh
     /// token, if the provider issued one, goes back sealed. Answers by callback, as
     /// `refresh` does.
@@ -10,7 +10,7 @@ extension TokenEndpoints {
     ) {
         let finish = Self.answering(provider: provider, grant: "authorization_code", completion)
         let grant: TokenGrant
-        do throws(TokenEndpointError) {
+        do throws(GrantError) {
             let fields = try TokenRequestFields.decode(request)
             guard let code = fields["code"] else { throw .invalidRequest("code is missing") }
             grant = TokenGrant.authorizationCode(
@@ -21,7 +21,7 @@ extension TokenEndpoints {
         }
         exchange(grant, with: provider) { [self] exchanged in
             finish(
-                Result { () throws(TokenEndpointError) in
+                Result { () throws(GrantError) in
                     let tokens = try exchanged.get()
                     var sealed: String?
                     if let raw = tokens.refreshToken { sealed = try seal(raw, for: provider) }

@@ -1,6 +1,6 @@
 import HTTPCore
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/<name>/token` (RFC 6749 §3.2, CONTRACT §8): one token endpoint for
     /// standard client libraries. `grant_type` picks the swap, the refresh or (for providers
     /// with a device endpoint) the device-token path, which then answer exactly as
@@ -15,7 +15,7 @@ extension TokenEndpoints {
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
         let grantType: String
-        do throws(TokenEndpointError) {
+        do throws(GrantError) {
             let fields = try TokenRequestFields.decode(
                 request, reading: TokenRequestFields.tokenEndpointNames)
             // In the body (RFC 6749 §2.3.1's public clients) or as Basic credentials with
@@ -23,10 +23,10 @@ extension TokenEndpoints {
             let basic = request.headers["Authorization"].flatMap(BasicCredentials.init)
             for clientID in [fields["client_id"], basic?.clientID]
             where clientID.map({ $0 != provider.clientID }) ?? false {
-                throw TokenEndpointError.invalidClient
+                throw GrantError.invalidClient
             }
             guard let value = fields["grant_type"] else {
-                throw TokenEndpointError.invalidRequest("grant_type is missing")
+                throw GrantError.invalidRequest("grant_type is missing")
             }
             grantType = value
         } catch {

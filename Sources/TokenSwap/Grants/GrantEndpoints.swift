@@ -5,11 +5,11 @@ import Sealing
 
 /// The swap, refresh, device and lifecycle endpoints (CONTRACT §2, §7, §8) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
-/// failure is a `TokenEndpointError`, turned into a response in one place.
+/// failure is a `GrantError`, turned into a response in one place.
 ///
 /// A class: the endpoints that answer by callback capture it in their closures, one
 /// retain rather than one per field.
-public final class TokenEndpoints: Sendable {
+public final class GrantEndpoints: Sendable {
     public let keyRing: KeyRing
     public let transport: any UpstreamTransport
     public let upstreamTimeoutSeconds: Double
@@ -44,117 +44,6 @@ public final class TokenEndpoints: Sendable {
         self.pollSchedule = DevicePollSchedule()
     }
 
-    /// What a sealed value is bound to: a value sealed for one provider, client id or
-    /// kind does not open for another (CONTRACT §4, §7).
-    static func context(_ provider: Provider, kind: SealedKind = .refreshToken) -> SealingContext {
-        SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
-    }
-
-    /// Sends `grant` to the provider's token endpoint and interprets the answer, by
-    /// callback: no task when the transport exchanges in place (an idle pooled connection
-    /// of the caller's loop).
-    func exchange(
-        _ grant: TokenGrant, with provider: Provider,
-        completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
-    ) {
-        exchange(
-            grant, with: provider,
-            interpret: { (answer) throws(TokenEndpointError) in
-                try provider.dialect.interpretToken(answer)
-            }, completion: completion)
-    }
-
-    /// `exchange`, with the provider's answer read by `interpret` (a legacy-opened refresh
-    /// token reads refusals its own way, CONTRACT §9).
-    func exchange(
-        _ grant: TokenGrant, with provider: Provider,
-        interpret:
-            @escaping @Sendable (HTTPResponse) throws(TokenEndpointError) ->
-            ProviderTokenResponse,
-        completion: @escaping @Sendable (Result<ProviderTokenResponse, TokenEndpointError>) -> Void
-    ) {
-        transport.send(provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds) {
-            [self] result in
-            completion(
-                Result { () throws(TokenEndpointError) in
-                    let answer = try arrived(result, from: provider)
-                    return try interpreted(answer, from: provider, interpret)
-                })
-        }
-    }
-
-    /// One call to one of the provider's endpoints: a failed exchange becomes CONTRACT
-    /// §2's row, the answer goes through `interpret`, and the outcome is counted.
-    func call<Answer>(
-        _ provider: Provider, _ request: HTTPClientRequest,
-        interpret: (HTTPResponse) throws(TokenEndpointError) -> Answer
-    ) async throws(TokenEndpointError) -> Answer {
-        let result: Result<HTTPResponse, HTTPClientError>
-        do throws(HTTPClientError) {
-            result = .success(
-                try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds))
-        } catch {
-            result = .failure(error)
-        }
-        return try interpreted(try arrived(result, from: provider), from: provider, interpret)
-    }
-
-    /// The provider's answer, or the failed exchange as CONTRACT §2's row, counted and
-    /// logged.
-    private func arrived(_ result: Result<HTTPResponse, HTTPClientError>, from provider: Provider)
-        throws(TokenEndpointError) -> HTTPResponse
-    {
-        switch result {
-        case .success(let answer):
-            return answer
-        case .failure(let error):
-            let outcome = UpstreamOutcome(error)
-            metrics.upstream(provider: provider.name, outcome)
-            // The class of failure and the client's reason (an address, errno text, the
-            // TLS verification result): never a token, code or secret, which the client
-            // never puts in its errors.
-            logger.warning(
-                "provider call failed",
-                metadata: [
-                    "provider": "\(provider.name)", "outcome": "\(outcome.rawValue)",
-                    "reason": "\(error)",
-                ])
-            throw TokenEndpointError(error)
-        }
-    }
-
-    /// The provider's answer through `interpret`, the outcome counted.
-    private func interpreted<Answer>(
-        _ answer: HTTPResponse, from provider: Provider,
-        _ interpret: (HTTPResponse) throws(TokenEndpointError) -> Answer
-    ) throws(TokenEndpointError) -> Answer {
-        do {
-            let interpreted = try interpret(answer)
-            metrics.upstream(provider: provider.name, .ok)
-            return interpreted
-        } catch {
-            metrics.upstream(
-                provider: provider.name, UpstreamOutcome(status: answer.status.code, error: error))
-            throw error
-        }
-    }
-
-    /// Seals a raw provider value for the client: a refresh token unless `kind` says
-    /// otherwise.
-    func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
-        throws(TokenEndpointError) -> String
-    {
-        do {
-            return try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
-        } catch .plaintextTooLong {
-            metrics.sealingFailed(.seal, reason: "too_long")
-            throw .upstreamError(reason: "provider value too long to seal")
-        } catch {
-            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
-            throw .temporarilyUnavailable(reason: "sealing failed: \(error)")
-        }
-    }
-
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
     /// (replacing the raw one in place, or appended), or removed when nil.
     static func success(_ response: ProviderTokenResponse, refreshToken: String?) -> HTTPResponse {
@@ -171,4 +60,89 @@ public final class TokenEndpoints: Sendable {
             status: .ok, headers: TokenResponseHeaders.base,
             body: JSONValue.object(members).serialized)
     }
+}
+
+extension GrantEndpoints {
+    /// The service for a loaded configuration: its key ring and upstream deadline, with
+    /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
+    public convenience init(
+        configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
+        metrics: ServiceMetrics = ServiceMetrics()
+    ) {
+        self.init(
+            keyRing: configuration.keyRing, transport: transport,
+            upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
+            metrics: metrics,
+            deviceLimit: configuration.clientRateLimit(
+                perMinute: configuration.deviceRateLimitPerMinute),
+            introspectionLimit: configuration.clientRateLimit(
+                perMinute: Double(configuration.introspectionRateLimitPerMinute)),
+            legacyFailureLimit: configuration.clientRateLimit(
+                perMinute: Double(configuration.legacyFailureLimitPerMinute)))
+    }
+
+    /// Every token route of the configuration's providers.
+    public func routes(for configuration: ServiceConfiguration) -> [ServiceRoute] {
+        routes(providers: configuration.providers, defaultProvider: configuration.defaultProvider)
+    }
+}
+
+extension GrantEndpoints {
+    /// Runs one token request's `body` and turns its result into the answer.
+    func answer(
+        provider: Provider, grant: String,
+        _ body: () async throws(GrantError) -> HTTPResponse
+    ) async -> EndpointAnswer {
+        do {
+            return Self.answer(.success(try await body()), provider: provider, grant: grant)
+        } catch {
+            return Self.answer(.failure(error), provider: provider, grant: grant)
+        }
+    }
+
+    /// A token request's result as its answer: the response (every failure through
+    /// `GrantError.response`) and the outcome the pipeline logs.
+    static func answer(
+        _ result: Result<HTTPResponse, GrantError>, provider: Provider, grant: String
+    ) -> EndpointAnswer {
+        switch result {
+        case .success(let response):
+            EndpointAnswer(
+                response,
+                outcome: RequestOutcome(provider: provider.name, grant: grant, result: "ok"))
+        case .failure(let error):
+            EndpointAnswer(
+                error.response,
+                outcome: RequestOutcome(
+                    provider: provider.name, grant: grant, result: error.errorCode))
+        }
+    }
+
+    /// What a callback-shaped grant endpoint finishes with: its result, answered through
+    /// `completion` as `answer` shapes it.
+    static func answering(
+        provider: Provider, grant: String,
+        _ completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) -> @Sendable (Result<HTTPResponse, GrantError>) -> Void {
+        { result in completion(answer(result, provider: provider, grant: grant)) }
+    }
+
+    /// Awaits an endpoint written as a callback (for `/v1/token`'s dispatch and tests).
+    static func awaiting(
+        _ start: (@escaping @Sendable (EndpointAnswer) -> Void) -> Void
+    ) async -> EndpointAnswer {
+        await withCheckedContinuation { continuation in
+            start { continuation.resume(returning: $0) }
+        }
+    }
+}
+
+/// Headers on every grant endpoint response, success or error (CONTRACT §2; RFC 6749
+/// §5.1: tokens must not be cached).
+public enum TokenResponseHeaders {
+    public static let base = HTTPHeaders([
+        ("Content-Type", "application/json"),
+        ("Cache-Control", "no-store"),
+        ("Pragma", "no-cache"),
+    ])
 }

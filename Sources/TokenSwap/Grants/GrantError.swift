@@ -1,14 +1,15 @@
+import HTTPClient
 import HTTPCore
 
 /// Every way a token request ends without tokens: the rows of CONTRACT §2's error table.
-/// `TokenEndpointError+Response.swift` is the one place that turns a case into status,
+/// `GrantError+Response.swift` is the one place that turns a case into status,
 /// body and headers; everything that fails (decoding, opening a sealed token, the
 /// upstream call, interpreting the provider's answer) ends as one of these cases.
 ///
 /// Associated texts are written by this service and never contain request or response
 /// content (codes, tokens, secrets); provider bodies are carried as bytes, passed through
 /// to the client only, never logged.
-public enum TokenEndpointError: Error, Sendable, Equatable {
+public enum GrantError: Error, Sendable, Equatable {
     /// 400 `invalid_request`: a required field is missing or the body is malformed.
     case invalidRequest(String)
     /// 415 `invalid_request`: a Content-Type other than form or JSON.
@@ -52,4 +53,21 @@ public enum TokenEndpointError: Error, Sendable, Equatable {
     /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
     /// `interval` is the device code's current polling interval in seconds.
     case devicePoll(DevicePollError, interval: Int)
+}
+
+extension GrantError {
+    /// How a failed upstream exchange surfaces (CONTRACT §2): unreachable and TLS are
+    /// 502 `upstream_unreachable`, every deadline 504, broken or oversized answers 502
+    /// `upstream_error`, and our own capacity limits 503 so clients retry.
+    public init(_ clientError: HTTPClientError) {
+        switch clientError {
+        case .unreachable: self = .upstreamUnreachable(reason: clientError.description)
+        case .tls: self = .upstreamUnreachable(reason: clientError.description)
+        case .timeout: self = .upstreamTimeout
+        case .invalidURL, .invalidRequest, .protocolError, .responseTooLarge:
+            self = .upstreamError(reason: clientError.description)
+        case .poolExhausted, .shutdown, .resourcesExhausted:
+            self = .temporarilyUnavailable(reason: clientError.description)
+        }
+    }
 }

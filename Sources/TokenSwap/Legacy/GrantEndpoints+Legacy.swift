@@ -1,7 +1,7 @@
 import HTTPCore
 import Sealing
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// A refresh token the key ring cannot open, tried against the provider's legacy
     /// formats in the configured order (CONTRACT §9). Not sealed with the active key, so
     /// the refresh answer reseals it natively and the client moves over on its own.
@@ -34,7 +34,7 @@ extension TokenEndpoints {
     /// one that opens goes upstream, and `settledLegacyRefresh` gives the allowance back
     /// unless the provider refused it.
     func openLegacyRefreshToken(_ token: String, for provider: Provider, from request: HTTPRequest)
-        throws(TokenEndpointError) -> (opened: OpenedToken, format: LegacyFormat)
+        throws(GrantError) -> (opened: OpenedToken, format: LegacyFormat)
     {
         if let legacyFailureLimit,
             case .limited(let seconds) = legacyFailureLimit.take(for: request)
@@ -54,7 +54,7 @@ extension TokenEndpoints {
     /// that does not open. A 429 and everything else read as for any refresh token
     /// (CONTRACT §2: transient failures stay transient).
     static func interpretLegacyRefresh(_ answer: HTTPResponse, provider: Provider)
-        throws(TokenEndpointError) -> ProviderTokenResponse
+        throws(GrantError) -> ProviderTokenResponse
     {
         let code = answer.status.code
         if (400..<500).contains(code), code != 429 {
@@ -70,9 +70,9 @@ extension TokenEndpoints {
     /// the allowance taken; every other outcome gives it back. A `200` counts the token
     /// in `tokenswap_legacy_tokens_opened_total`, which shows when the setting can go.
     func settledLegacyRefresh(
-        _ result: Result<HTTPResponse, TokenEndpointError>, format: LegacyFormat,
+        _ result: Result<HTTPResponse, GrantError>, format: LegacyFormat,
         provider: Provider, request: HTTPRequest
-    ) -> Result<HTTPResponse, TokenEndpointError> {
+    ) -> Result<HTTPResponse, GrantError> {
         switch result {
         case .failure(.providerRejected):
             return .failure(.unopenableToken)

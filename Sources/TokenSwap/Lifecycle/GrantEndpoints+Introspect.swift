@@ -4,7 +4,7 @@ import HTTPCore
     import Glibc
 #endif
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
     /// is asked per its introspection style and the answer normalised. A sealed refresh
     /// token is never refreshed to find out: it is asked about as a refresh token where
@@ -14,7 +14,7 @@ extension TokenEndpoints {
     /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
     public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "introspect") {
-            () async throws(TokenEndpointError) in
+            () async throws(GrantError) in
             if let introspectionLimit,
                 case .limited(let seconds) = introspectionLimit.take(for: request)
             {
@@ -23,7 +23,7 @@ extension TokenEndpoints {
             }
             let token = try Self.lifecycleToken(in: request)
             let result: IntrospectionResult
-            do throws(TokenEndpointError) {
+            do throws(GrantError) {
                 let kind =
                     provider.lifecycle.introspectionStyle.knowsRefreshTokens
                     ? try lifecycleToken(token, for: provider) : .accessToken(token)
@@ -38,10 +38,10 @@ extension TokenEndpoints {
     }
 
     private func introspection(of token: LifecycleToken, provider: Provider)
-        async throws(TokenEndpointError) -> IntrospectionResult
+        async throws(GrantError) -> IntrospectionResult
     {
         guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
-        return try await call(provider, upstream) { (answer) throws(TokenEndpointError) in
+        return try await call(provider, upstream) { (answer) throws(GrantError) in
             try provider.introspectionResult(answer, now: Int(time(nil)))
         }
     }

@@ -1,7 +1,7 @@
 import HTTPCore
 import Sealing
 
-extension TokenEndpoints {
+extension GrantEndpoints {
     /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8): a token that opens as this
     /// provider's sealed refresh token (natively or by one of its legacy formats, §9) is
     /// revoked upstream as a refresh token, anything else as an access token. `200 {}`
@@ -14,7 +14,7 @@ extension TokenEndpoints {
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
     public func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "revoke") {
-            () async throws(TokenEndpointError) in
+            () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let kind =
                 provider.lifecycle.revocationStyle.revokesRefreshTokens
@@ -25,14 +25,15 @@ extension TokenEndpoints {
                 metrics.revocation(provider: provider.name, .unsupported)
                 return Self.revocationAnswer("unsupported")
             }
-            let outcome: RevocationOutcome
+            let outcome: ProviderRevocationOutcome
             do {
-                outcome = RevocationOutcome.interpret(
+                outcome = ProviderRevocationOutcome.interpret(
                     try await transport.send(upstream, timeoutSeconds: upstreamTimeoutSeconds),
                     style: provider.lifecycle.revocationStyle)
             } catch {
                 // Unreachable or too slow: the token may be live (§2.2.1).
-                outcome = .failed(retryAfterSeconds: RevocationOutcome.defaultRetryAfterSeconds)
+                outcome = .failed(
+                    retryAfterSeconds: ProviderRevocationOutcome.defaultRetryAfterSeconds)
             }
             metrics.revocation(provider: provider.name, outcome)
             switch outcome {
@@ -43,7 +44,7 @@ extension TokenEndpoints {
     }
 
     /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).
-    static func lifecycleToken(in request: HTTPRequest) throws(TokenEndpointError) -> String {
+    static func lifecycleToken(in request: HTTPRequest) throws(GrantError) -> String {
         let fields = try TokenRequestFields.decode(
             request, reading: TokenRequestFields.lifecycleNames)
         guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
@@ -64,7 +65,7 @@ extension TokenEndpoints {
     /// token. Only a crypto library that stopped working is an error. Not `open(_:for:)`:
     /// opening here counts nothing (CONTRACT §8: the metrics must not tell a genuine token
     /// from a random one), and an access token in clear is the usual case, not a failure.
-    func lifecycleToken(_ token: String, for provider: Provider) throws(TokenEndpointError)
+    func lifecycleToken(_ token: String, for provider: Provider) throws(GrantError)
         -> LifecycleToken
     {
         do {
@@ -82,7 +83,7 @@ extension TokenEndpoints {
     /// `lifecycleToken`, then the provider's legacy formats (CONTRACT §9): a token an app
     /// kept from the old swap service is revoked as the refresh token it holds, so signing
     /// out works before the app's first refresh has moved it over.
-    func revocationToken(_ token: String, for provider: Provider) throws(TokenEndpointError)
+    func revocationToken(_ token: String, for provider: Provider) throws(GrantError)
         -> LifecycleToken
     {
         let native = try lifecycleToken(token, for: provider)

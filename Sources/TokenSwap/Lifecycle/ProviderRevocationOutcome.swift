@@ -3,7 +3,7 @@ import HTTPCore
 /// How one revocation ended, as `tokenswap_revocations_total` counts it (a closed set).
 /// `revoked` and `invalid` answer the client identically (RFC 7009 §2.2: no oracle); only
 /// the metric tells them apart.
-public enum RevocationOutcome: Sendable, Equatable {
+public enum ProviderRevocationOutcome: Sendable, Equatable {
     /// The provider took it.
     case revoked
     /// The provider calls the token invalid or unknown (a value that did not open, too).
@@ -34,7 +34,9 @@ public enum RevocationOutcome: Sendable, Equatable {
     /// or 422).
     /// L2P answers everything with HTTP 200 and a `status` string: anything but `ok` is
     /// the provider calling the token invalid.
-    static func interpret(_ response: HTTPResponse, style: RevocationStyle) -> RevocationOutcome {
+    static func interpret(_ response: HTTPResponse, style: RevocationStyle)
+        -> ProviderRevocationOutcome
+    {
         switch response.status.code {
         case 200..<300 where style == .l2p:
             (try? JSONParser.parse(response.body))?["status"]?.stringValue == "ok"

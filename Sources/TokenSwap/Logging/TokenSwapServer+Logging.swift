@@ -1,6 +1,6 @@
 import Logging
 
-extension TokenSwapService {
+extension TokenSwapServer {
     /// The service's logger, in the configured format and level. Built with an explicit
     /// factory rather than the process-wide `LoggingSystem`, so tests can assemble
     /// several services in one process, each writing where it is told.
@@ -20,6 +20,18 @@ extension TokenSwapService {
         LoggingSystem.bootstrap { label in
             ServiceLogHandler(
                 label: label, level: configuration.logLevel, format: configuration.logFormat)
+        }
+    }
+}
+
+extension LogLevelSetting {
+    /// swift-log's level for the setting.
+    public var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
         }
     }
 }

@@ -1,19 +1,19 @@
 import HTTPCore
 
 /// `TOKENSWAP_CORS_ORIGINS` for browser SDKs (the Flutter web client): which origins may
-/// call the token endpoints, and the headers that tell the browser so (Fetch standard,
+/// call the grant endpoints, and the headers that tell the browser so (Fetch standard,
 /// "CORS protocol").
 ///
 /// An allowed origin is echoed, never answered with `*`, and with `Vary: Origin` so a
 /// cache cannot hand one origin's answer to another. Credentials are never allowed (the
-/// token endpoints use no cookies), so `Access-Control-Allow-Credentials` is never sent.
+/// grant endpoints use no cookies), so `Access-Control-Allow-Credentials` is never sent.
 /// A `*` entry in the list allows every origin, still echoed. Matching is exact: scheme,
 /// host and port as the browser sends them.
 public struct CORSPolicy: Sendable {
     let origins: Set<String>
     let allowsAnyOrigin: Bool
 
-    /// What a preflight may ask for: the token endpoints take POST with these headers.
+    /// What a preflight may ask for: the grant endpoints take POST with these headers.
     static let allowedMethods = "POST"
     static let allowedHeaders = "Content-Type, X-Request-Id"
     /// Headers browser code may read on the actual response (a web app signing out reads
@@ -79,4 +79,14 @@ public struct CORSPolicy: Sendable {
     private static func originHeaders(_ origin: String) -> HTTPHeaders {
         HTTPHeaders([("Access-Control-Allow-Origin", origin), ("Vary", "Origin")])
     }
+}
+
+/// What the CORS policy says about a request's `Origin`.
+public enum CORSDecision: Sendable, Equatable {
+    /// No `Origin` header: not a cross-origin browser request; nothing to add.
+    case notCrossOrigin
+    /// Allowed: answer with `Access-Control-Allow-Origin: <origin>` and `Vary: Origin`.
+    case allowed(origin: String)
+    /// Not in the allow-list: no CORS headers (the browser then refuses the response).
+    case denied
 }

@@ -7,9 +7,9 @@ import Logging
 /// endpoint:
 /// - request id: `X-Request-Id` kept when it is a safe token, else a fresh one; handed
 ///   to the endpoint in its `ServiceContext` and echoed on the response;
-/// - rate limit (token endpoints only): over the per-client limit, 429 `rate_limited`
+/// - rate limit (grant endpoints only): over the per-client limit, 429 `rate_limited`
 ///   with `Retry-After`, and the endpoint does not run;
-/// - CORS (token endpoints and discovery documents): headers for allowed origins;
+/// - CORS (grant endpoints and discovery documents): headers for allowed origins;
 /// - metrics: requests by route, method and status, latency per route (operations
 ///   endpoints are left out: probes and scrapes would drown the traffic);
 /// - the request's one log line, with the endpoint's outcome when it gives one.
@@ -74,7 +74,7 @@ public struct RequestPipeline: Sendable {
         let context = ServiceContext(
             requestID: RequestID.resolve(request.headers[RequestID.headerName]),
             routePath: server.routePath, executor: server.executor)
-        guard kind == .token, let limited = limit(request) else { return (context, nil) }
+        guard kind == .grant, let limited = limit(request) else { return (context, nil) }
         return (
             context,
             EndpointAnswer(
@@ -90,7 +90,7 @@ public struct RequestPipeline: Sendable {
     ) -> HTTPResponse {
         var answer = answer
         // Browser apps read the discovery document too (a simple GET: no preflight).
-        if kind == .token || kind == .discovery {
+        if kind == .grant || kind == .discovery {
             cors?.decorate(&answer.response, for: request)
         }
         answer.response.headers.replaceOrAdd(name: RequestID.headerName, value: context.requestID)
@@ -116,7 +116,7 @@ public struct RequestPipeline: Sendable {
     }
 
     /// The 429 for a client over its limit, or nil to go on.
-    func limit(_ request: HTTPRequest) -> TokenEndpointError? {
+    func limit(_ request: HTTPRequest) -> GrantError? {
         guard let rateLimiter else { return nil }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
@@ -146,7 +146,7 @@ public struct RequestPipeline: Sendable {
             if let grant = outcome.grant { metadata["grant"] = "\(grant)" }
             metadata["outcome"] = "\(outcome.result)"
         }
-        // A request a token endpoint served names itself so; one refused before (rate
+        // A request a grant endpoint served names itself so; one refused before (rate
         // limit) is a plain request line with its outcome.
         logger.info(
             answer.outcome?.provider == nil ? "request" : "token request", metadata: metadata)

@@ -2,7 +2,7 @@ import Logging
 import Metrics
 import Prometheus
 
-extension TokenSwapService {
+extension TokenSwapServer {
     /// The request pipeline the configuration asks for: a rate limiter when
     /// `TOKENSWAP_RATE_LIMIT` is above 0, the trusted proxies whose `X-Forwarded-For`
     /// names the client, and CORS when `TOKENSWAP_CORS_ORIGINS` lists origins.

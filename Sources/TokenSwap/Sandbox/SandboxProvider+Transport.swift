@@ -38,7 +38,7 @@ extension SandboxProvider: UpstreamTransport {
     /// secrets).
     public func token(_ request: HTTPRequest) async -> HTTPResponse {
         if case .limited(let seconds) = tokenLimiter.take(for: request.remoteAddress ?? "unknown") {
-            return TokenEndpointError.rateLimited(retryAfterSeconds: seconds).response
+            return GrantError.rateLimited(retryAfterSeconds: seconds).response
         }
         switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):

@@ -1,7 +1,7 @@
 import HTTPCore
 import HTTPServer
 
-extension TokenSwapService {
+extension TokenSwapServer {
     /// `GET /.well-known/oauth-authorization-server/v1/<name>` for every provider, only
     /// when `TOKENSWAP_PUBLIC_URL` is set (the issuer must be the URL apps use, which the
     /// service cannot guess); otherwise absent, so 404.

@@ -1,7 +1,7 @@
 import HTTPCore
 import HTTPServer
 
-extension TokenSwapService {
+extension TokenSwapServer {
     /// `OPTIONS` on every token path, answered by the CORS policy; none when CORS is off
     /// (OPTIONS then stays a 405 with `Allow: POST`).
     static func preflightRoutes(for tokenRoutes: [ServiceRoute], _ cors: CORSPolicy?)

@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPServer
 import Logging
+import Synchronization
 import TLS
 import Transport
 
@@ -13,7 +14,7 @@ import Transport
 /// Every endpoint is wrapped by `RequestPipeline.wrap`: the one place for per-request
 /// behaviour (logging, metrics, CORS, rate limits, request ids); the pipeline also shapes
 /// the errors the server answers itself.
-public final class TokenSwapService: Sendable {
+public final class TokenSwapServer: Sendable {
     public let configuration: ServiceConfiguration
     public let logger: Logger
     public let server: HTTPServer
@@ -69,7 +70,7 @@ public final class TokenSwapService: Sendable {
         }
         let metrics = ServiceMetrics()
         self.metrics = metrics
-        let tokens = TokenEndpoints(
+        let tokens = GrantEndpoints(
             configuration: configuration, transport: transport, logger: logger, metrics: metrics)
         let readiness = Readiness()
         self.readiness = readiness
@@ -153,5 +154,28 @@ public final class TokenSwapService: Sendable {
         }
         await server.shutdown(drainDeadlineSeconds: drainDeadlineSeconds)
         client?.shutdown()
+    }
+}
+
+/// Where a started service listens.
+public struct ServiceAddresses: Sendable {
+    /// Grant endpoints (and the operations endpoints unless `admin` is set).
+    public let main: SocketAddress
+    /// `TOKENSWAP_ADMIN_PORT`'s listener, serving only the operations endpoints.
+    public let admin: SocketAddress?
+}
+
+/// What `/readyz` reports: ready from the moment the service is assembled (a loaded
+/// configuration has its providers and keys, or assembly would have failed), not ready
+/// from the start of a drain, so a load balancer stops sending before the listener closes.
+public final class Readiness: Sendable {
+    private let draining = Atomic<Bool>(false)
+
+    public init() {}
+
+    public var isReady: Bool { !draining.load(ordering: .relaxed) }
+
+    public func beginDraining() {
+        draining.store(true, ordering: .relaxed)
     }
 }

@@ -36,7 +36,7 @@ public enum UpstreamOutcome: String, Sendable, CaseIterable {
 
     /// The outcome of an answer the provider gave, from its status and how it was
     /// interpreted.
-    init(status: Int, error: TokenEndpointError?) {
+    init(status: Int, error: GrantError?) {
         switch error {
         case nil: self = .ok
         case .providerRejected?: self = .providerError

@@ -3,8 +3,8 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenEndpointsRefreshTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsRefreshTests {
+    typealias F = GrantEndpointsFixtures
 
     static func refreshForm(_ sealed: String) -> HTTPRequest {
         F.form("refresh_token=\(sealed)&client_id=x", path: "/v1/refresh")
@@ -19,9 +19,10 @@ import Testing
                 #"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":"raw-new"}"#
             ))
         let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealed), provider: provider).response
+            Self.refreshForm(sealed), provider: provider
+        ).response
         #expect(response.status.code == 200)
-        TokenEndpointErrorTests.expectTokenHeaders(response)
+        GrantErrorTests.expectTokenHeaders(response)
         let fields = try F.sentFields(try #require(upstream.requests.first))
         #expect(fields == ["grant_type": "refresh_token", "refresh_token": "raw-old"])
         let answer = try #require(try F.body(response)["refresh_token"]?.stringValue)
@@ -38,7 +39,8 @@ import Testing
         ] {
             let upstream = RecordingUpstream(RecordingUpstream.json(200, body))
             let response = try await F.service(upstream).refresh(
-                Self.refreshForm(sealed), provider: provider).response
+                Self.refreshForm(sealed), provider: provider
+            ).response
             #expect(try F.body(response)["refresh_token"]?.stringValue == sealed)
         }
     }
@@ -49,7 +51,8 @@ import Testing
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#))
         let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealedOld), provider: provider).response
+            Self.refreshForm(sealedOld), provider: provider
+        ).response
         let answer = try #require(try F.body(response)["refresh_token"]?.stringValue)
         #expect(answer != sealedOld)
         let opened = try F.open(answer, keys: F.newKey, provider: provider)
@@ -78,7 +81,8 @@ import Testing
         ] {
             let upstream = RecordingUpstream()
             let response = try await F.service(upstream).refresh(
-                Self.refreshForm(FormURLEncoding.encodeComponent(candidate)), provider: provider).response
+                Self.refreshForm(FormURLEncoding.encodeComponent(candidate)), provider: provider
+            ).response
             #expect(response.status.code == 400)
             #expect(try F.body(response)["error"]?.stringValue == "invalid_grant")
             #expect(upstream.requests.isEmpty)
@@ -89,7 +93,8 @@ import Testing
     func missingRefreshTokenIsInvalidRequest(body: String) async throws {
         let upstream = RecordingUpstream()
         let response = try await F.service(upstream).refresh(
-            F.form(body, path: "/v1/refresh"), provider: try F.provider()).response
+            F.form(body, path: "/v1/refresh"), provider: try F.provider()
+        ).response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -103,7 +108,8 @@ import Testing
             RecordingUpstream(RecordingUpstream.json(400, providerBody))
         )
         .refresh(
-            F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider).response
+            F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider
+        ).response
         #expect(response.status.code == 400)
         #expect(response.body == Array(providerBody.utf8))
     }

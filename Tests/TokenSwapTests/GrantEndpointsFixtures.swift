@@ -6,7 +6,7 @@ import Sealing
 @testable import TokenSwap
 
 /// Providers, key rings and requests for handler tests.
-enum TokenEndpointsFixtures {
+enum GrantEndpointsFixtures {
     static let secret = ConfigurationFixtures.secret
     static let oldKey = "old:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
     static let newKey = "new:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8"
@@ -27,9 +27,9 @@ enum TokenEndpointsFixtures {
         _ upstream: any UpstreamTransport, keys: String = newKey + "," + oldKey,
         logs: LogCapture = LogCapture()
     )
-        throws -> TokenEndpoints
+        throws -> GrantEndpoints
     {
-        TokenEndpoints(
+        GrantEndpoints(
             keyRing: try KeyRing(parsing: keys), transport: upstream, upstreamTimeoutSeconds: 2,
             logger: logs.logger)
     }

@@ -6,8 +6,8 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenEndpointsSwapTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsSwapTests {
+    typealias F = GrantEndpointsFixtures
 
     static let tokens =
         #"{"access_token":"at-1","token_type":"Bearer","scope":"user-read","expires_in":"3600","refresh_token":"raw-rt-1"}"#
@@ -20,7 +20,7 @@ import Testing
             provider: provider
         ).response
         #expect(response.status.code == 200)
-        TokenEndpointErrorTests.expectTokenHeaders(response)
+        GrantErrorTests.expectTokenHeaders(response)
 
         let sent = try #require(upstream.requests.first)
         #expect(upstream.requests.count == 1)
@@ -147,7 +147,7 @@ import Testing
         ).response
         #expect(response.status.code == status)
         #expect(try F.body(response)["error"]?.stringValue == code)
-        TokenEndpointErrorTests.expectTokenHeaders(response)
+        GrantErrorTests.expectTokenHeaders(response)
         if status == 429 { #expect(response.headers["Retry-After"] == "17") }
     }
 
@@ -175,7 +175,7 @@ import Testing
 }
 
 @Suite struct ProviderFailureLogTests {
-    typealias F = TokenEndpointsFixtures
+    typealias F = GrantEndpointsFixtures
 
     /// An operator can tell a bad CA from a refused port in the logs: the reason class
     /// and the client's reason at warning, and never the code or the secret.

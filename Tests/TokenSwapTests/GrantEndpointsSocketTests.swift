@@ -8,8 +8,8 @@ import Testing
 
 /// The handlers behind the real HTTP server, calling the sandbox through the real HTTP
 /// client over loopback sockets: the production path except TLS.
-@Suite struct TokenEndpointsSocketTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsSocketTests {
+    typealias F = GrantEndpointsFixtures
 
     /// A running provider (the sandbox over HTTP) and a running tokenswap in front of it.
     struct Stack {
@@ -68,7 +68,7 @@ import Testing
             authMethod: template.authMethod,
             redirectURI: template.redirectURI, allowedRedirectURIs: template.allowedRedirectURIs)
         let client = try HTTPClient()
-        let service = TokenEndpoints(
+        let service = GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: client,
             upstreamTimeoutSeconds: timeoutSeconds,
             logger: LogCapture().logger)

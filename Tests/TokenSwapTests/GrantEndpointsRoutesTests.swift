@@ -3,8 +3,8 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenEndpointsRoutesTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsRoutesTests {
+    typealias F = GrantEndpointsFixtures
 
     @Test func routesCoverAliasesAndEveryProvider() async throws {
         let spotify = try F.provider()
@@ -58,14 +58,14 @@ import Testing
     }
 }
 
-@Suite struct TokenEndpointsConfigurationTests {
+@Suite struct GrantEndpointsConfigurationTests {
     @Test func serviceAndRoutesFollowTheConfiguration() async throws {
         let config = try await ConfigurationFixtures.load(
             ["TOKENSWAP_PROVIDERS": "spotify,linkedin", "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "4"],
             sandbox: true)
         let sandbox = SandboxProvider(
             providers: config.providers, defaultProvider: config.defaultProvider)
-        let service = TokenEndpoints(
+        let service = GrantEndpoints(
             configuration: config, transport: sandbox, logger: LogCapture().logger)
         #expect(service.upstreamTimeoutSeconds == 4)
         let paths = Set(service.routes(for: config).map(\.path))
@@ -75,7 +75,7 @@ import Testing
         let response = try await #require(
             service.routes(for: config).first { $0.path == "/v1/linkedin/swap" }
         )
-        .answer(TokenEndpointsFixtures.form("code=sandbox-no-refresh"))
+        .answer(GrantEndpointsFixtures.form("code=sandbox-no-refresh"))
         #expect(response.status.code == 200)
     }
 }

@@ -4,11 +4,11 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct TokenEndpointErrorTests {
+@Suite struct GrantErrorTests {
     /// CONTRACT §2's error table, row by row: status, `error`, extra headers.
     @Test(
         arguments: [
-            (TokenEndpointError.invalidRequest("code is missing"), 400, "invalid_request", nil),
+            (GrantError.invalidRequest("code is missing"), 400, "invalid_request", nil),
             (.unsupportedMediaType, 415, "invalid_request", nil),
             (.unknownProvider, 404, "not_found", nil),
             (.unopenableToken, 400, "invalid_grant", nil),
@@ -28,9 +28,9 @@ import Testing
             (.invalidClient, 401, "invalid_client", nil),
             (.unsupportedGrantType, 400, "unsupported_grant_type", nil),
             (.revocationUnavailable(retryAfterSeconds: 30), 503, "temporarily_unavailable", "30"),
-        ] as [(TokenEndpointError, Int, String, String?)])
+        ] as [(GrantError, Int, String, String?)])
     func rowsOfTheErrorTable(
-        error: TokenEndpointError, status: Int, code: String, retryAfter: String?
+        error: GrantError, status: Int, code: String, retryAfter: String?
     ) throws {
         let response = error.response
         #expect(response.status.code == status)
@@ -45,12 +45,12 @@ import Testing
 
     @Test func providerBodiesPassThroughVerbatim() {
         let body = Array(#"{"error":"invalid_client" , "x":1}"#.utf8)
-        let rejected = TokenEndpointError.providerRejected(status: .unauthorized, body: body)
+        let rejected = GrantError.providerRejected(status: .unauthorized, body: body)
             .response
         #expect(rejected.status.code == 401)
         #expect(rejected.body == body)
         Self.expectTokenHeaders(rejected)
-        let throttled = TokenEndpointError.providerThrottled(retryAfterSeconds: 9, body: body)
+        let throttled = GrantError.providerThrottled(retryAfterSeconds: 9, body: body)
             .response
         #expect(throttled.status.code == 429)
         #expect(throttled.body == body)
@@ -75,7 +75,7 @@ import Testing
             (.shutdown, 503, "temporarily_unavailable"),
         ] as [(HTTPClientError, Int, String)])
     func clientFailuresMapToTheTable(failure: HTTPClientError, status: Int, code: String) {
-        let error = TokenEndpointError(failure)
+        let error = GrantError(failure)
         #expect(error.status.code == status)
         #expect(error.errorCode == code)
     }

@@ -9,8 +9,8 @@ import Testing
 /// only, one answer for every failure, a per-client limit on failed opens, and the opened
 /// counter counting refreshes that answered 200. Tokens are `node-create-cipher-ctr`, made
 /// here the way an attacker makes them: one fixed keystream, XORed with a chosen plaintext.
-@Suite struct TokenEndpointsLegacyTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsLegacyTests {
+    typealias F = GrantEndpointsFixtures
     static let legacySecret = "old-service-s3cret"
     static let client = "192.0.2.7"
 
@@ -39,7 +39,7 @@ import Testing
             tokenURL: try UpstreamURL("https://accounts.example/api/token"),
             clientID: "client-1", clientSecret: Secret(F.secret), authMethod: .clientSecretBasic,
             redirectURI: "myapp://callback",
-            device: DeviceAuthorization(
+            device: ProviderDeviceSettings(
                 url: try UpstreamURL("https://accounts.example/device/code"), clientAuth: .none),
             legacyDecoders: [
                 LegacyDecoder(format: .nodeCreateCipherCTR, secret: Secret(legacySecret))
@@ -49,8 +49,8 @@ import Testing
     static func service(
         _ upstream: RecordingUpstream, failuresPerMinute: Double = 0,
         metrics: ServiceMetrics = ServiceMetrics()
-    ) throws -> TokenEndpoints {
-        TokenEndpoints(
+    ) throws -> GrantEndpoints {
+        GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: upstream,
             upstreamTimeoutSeconds: 2, logger: LogCapture().logger, metrics: metrics,
             legacyFailureLimit: ClientRateLimit(
@@ -98,7 +98,7 @@ import Testing
             let forged = try Self.ctrToken(text)
             // The decoder itself opens it: only the kind keeps it out.
             #expect(service.openLegacy(forged, for: provider) != nil)
-            #expect(throws: TokenEndpointError.unopenableDeviceCode) {
+            #expect(throws: GrantError.unopenableDeviceCode) {
                 try service.openDeviceCode(forged, for: provider)
             }
         }

@@ -6,14 +6,14 @@ import Testing
 @testable import TokenSwap
 
 /// The handlers against the in-process sandbox: the whole flow an app goes through.
-@Suite struct TokenEndpointsSandboxTests {
-    typealias F = TokenEndpointsFixtures
+@Suite struct GrantEndpointsSandboxTests {
+    typealias F = GrantEndpointsFixtures
     typealias S = SandboxFixtures
 
     static func service(_ sandbox: SandboxProvider, timeoutSeconds: Double = 2) throws
-        -> TokenEndpoints
+        -> GrantEndpoints
     {
-        TokenEndpoints(
+        GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: sandbox,
             upstreamTimeoutSeconds: timeoutSeconds,
             logger: LogCapture().logger)
@@ -25,13 +25,15 @@ import Testing
         let service = try Self.service(sandbox)
         let code = try S.code(sandbox)
         let swap = await service.swap(
-            F.form("code=\(code)&redirect_uri=myapp%3A%2F%2Fcallback"), provider: spotify).response
+            F.form("code=\(code)&redirect_uri=myapp%3A%2F%2Fcallback"), provider: spotify
+        ).response
         #expect(swap.status.code == 200)
         let firstSealed = try #require(try F.body(swap)["refresh_token"]?.stringValue)
         #expect(!firstSealed.hasPrefix("sbr-"))
 
         let refresh = await service.refresh(
-            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify).response
+            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify
+        ).response
         #expect(refresh.status.code == 200)
         let secondSealed = try #require(try F.body(refresh)["refresh_token"]?.stringValue)
         #expect(secondSealed != firstSealed)
@@ -39,7 +41,8 @@ import Testing
 
         // The sandbox rotated, so the first token is dead upstream: a 4xx invalid_grant.
         let replay = await service.refresh(
-            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify).response
+            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify
+        ).response
         #expect(replay.status.code == 400)
         #expect(try F.body(replay)["error"]?.stringValue == "invalid_grant")
     }
@@ -49,7 +52,9 @@ import Testing
         let (spotify, _) = try S.providers()
         let service = try Self.service(sandbox)
         let code = try S.code(sandbox)
-        #expect(await service.swap(F.form("code=\(code)"), provider: spotify).response.status.code == 200)
+        #expect(
+            await service.swap(F.form("code=\(code)"), provider: spotify).response.status.code
+                == 200)
         let again = await service.swap(F.form("code=\(code)"), provider: spotify).response
         #expect(again.status.code == 400)
         #expect(try F.body(again)["error"]?.stringValue == "invalid_grant")
@@ -62,7 +67,8 @@ import Testing
             sandbox, "&code_challenge=\(SandboxProviderTests.challenge)&code_challenge_method=S256")
         let response = try await Self.service(sandbox).swap(
             F.json(#"{"code":"\#(code)","code_verifier":"\#(SandboxProviderTests.verifier)"}"#),
-            provider: spotify).response
+            provider: spotify
+        ).response
         #expect(response.status.code == 200)
     }
 
@@ -94,7 +100,8 @@ import Testing
         #expect(plantedSwap.status.code == 200)
         let sealed = try #require(try F.body(plantedSwap)["refresh_token"]?.stringValue)
         let refresh = await service.refresh(
-            F.form("refresh_token=\(sealed)", path: "/v1/refresh"), provider: spotify).response
+            F.form("refresh_token=\(sealed)", path: "/v1/refresh"), provider: spotify
+        ).response
         #expect(refresh.status.code == status)
         #expect(try F.body(refresh)["error"]?.stringValue == error)
     }
@@ -103,11 +110,13 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
         let service = try Self.service(sandbox)
-        let noRefresh = await service.swap(F.form("code=sandbox-no-refresh"), provider: spotify).response
+        let noRefresh = await service.swap(F.form("code=sandbox-no-refresh"), provider: spotify)
+            .response
         #expect(noRefresh.status.code == 200)
         #expect(try F.body(noRefresh)["refresh_token"] == nil)
         let stringExpiry = await service.swap(
-            F.form("code=sandbox-string-expiry"), provider: spotify).response
+            F.form("code=sandbox-string-expiry"), provider: spotify
+        ).response
         #expect(try F.body(stringExpiry)["expires_in"] == .number("3600"))
     }
 
@@ -115,9 +124,11 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, linkedin) = try S.providers()
         let service = try Self.service(sandbox)
-        let swap = await service.swap(F.form("code=\(try S.code(sandbox))"), provider: spotify).response
+        let swap = await service.swap(F.form("code=\(try S.code(sandbox))"), provider: spotify)
+            .response
         let sealed = try #require(try F.body(swap)["refresh_token"]?.stringValue)
-        let response = await service.refresh(F.form("refresh_token=\(sealed)"), provider: linkedin).response
+        let response = await service.refresh(F.form("refresh_token=\(sealed)"), provider: linkedin)
+            .response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_grant")
     }
