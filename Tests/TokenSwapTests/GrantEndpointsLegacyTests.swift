@@ -4,6 +4,7 @@ import Sealing
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// CONTRACT §9's rules for legacy tokens at the handlers: decoders for refresh tokens
 /// only, one answer for every failure, a per-client limit on failed opens, and the opened

@@ -2,6 +2,7 @@ import HTTPCore
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 @Suite struct GrantEndpointsRefreshTests {
     typealias F = GrantEndpointsFixtures

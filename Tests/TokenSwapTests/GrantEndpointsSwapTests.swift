@@ -5,6 +5,7 @@ import HTTPServer
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 @Suite struct GrantEndpointsSwapTests {
     typealias F = GrantEndpointsFixtures

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// CONTRACT §9's settings: `TOKENSWAP_LEGACY_FAILURE_LIMIT`, one secret file per
 /// provider (however its path is spelled), and `check-config`'s warning for the CTR format.

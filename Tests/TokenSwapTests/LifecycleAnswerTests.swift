@@ -3,6 +3,7 @@ import HTTPCore
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// How provider answers to revocation and introspection are read (CONTRACT §8), table by
 /// table: the outcome of each status, the RFC 7662 members kept and normalised, GitHub's

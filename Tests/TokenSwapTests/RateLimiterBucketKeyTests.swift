@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// Which bucket a client counts against: IPv4 by address, IPv6 by prefix (/64 by default).
 @Suite struct RateLimiterBucketKeyTests {

@@ -4,6 +4,7 @@ import HTTPServer
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// What `/metrics` renders after real handler runs: the expected series with bounded
 /// labels, and never a secret, code or token.

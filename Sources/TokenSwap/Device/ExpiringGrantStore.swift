@@ -1,24 +1,24 @@
 /// Grants (codes, refresh tokens) by their value, each with an expiry, capped in count.
 /// Inserting at the cap first drops expired entries, then the oldest: memory stays
 /// bounded whatever clients do, and the newest grants are the ones kept.
-struct ExpiringGrantStore<Grant: Sendable>: Sendable {
+package struct ExpiringGrantStore<Grant: Sendable>: Sendable {
     private struct Entry: Sendable {
         var grant: Grant
         let expiresAt: ContinuousClock.Instant
         let sequence: UInt64
     }
 
-    let capacity: Int
+    package let capacity: Int
     private var entries: [String: Entry] = [:]
     private var nextSequence: UInt64 = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
-    mutating func insert(
+    package mutating func insert(
         _ grant: Grant, for key: String, expiresAt: ContinuousClock.Instant,
         now: ContinuousClock.Instant
     ) {
@@ -35,7 +35,7 @@ struct ExpiringGrantStore<Grant: Sendable>: Sendable {
     }
 
     /// The live grant for `key`; an expired one is removed and reported as `.expired`.
-    mutating func lookup(_ key: String, now: ContinuousClock.Instant) -> Lookup {
+    package mutating func lookup(_ key: String, now: ContinuousClock.Instant) -> Lookup {
         guard let entry = entries[key] else { return .absent }
         guard entry.expiresAt > now else {
             entries[key] = nil
@@ -44,28 +44,28 @@ struct ExpiringGrantStore<Grant: Sendable>: Sendable {
         return .live(entry.grant)
     }
 
-    enum Lookup {
+    package enum Lookup {
         case live(Grant)
         case expired
         case absent
     }
 
-    mutating func update(_ key: String, _ change: (inout Grant) -> Void) {
+    package mutating func update(_ key: String, _ change: (inout Grant) -> Void) {
         guard var entry = entries[key] else { return }
         change(&entry.grant)
         entries[key] = entry
     }
 
     @discardableResult
-    mutating func remove(_ key: String) -> Grant? {
+    package mutating func remove(_ key: String) -> Grant? {
         entries.removeValue(forKey: key)?.grant
     }
 
-    mutating func removeAll(where shouldRemove: (Grant) -> Bool) {
+    package mutating func removeAll(where shouldRemove: (Grant) -> Bool) {
         entries = entries.filter { !shouldRemove($0.value.grant) }
     }
 
-    mutating func removeExpired(now: ContinuousClock.Instant) {
+    package mutating func removeExpired(now: ContinuousClock.Instant) {
         entries = entries.filter { $0.value.expiresAt > now }
     }
 }

@@ -7,7 +7,7 @@ import Sealing
 /// string, never by the HTTP status alone.
 extension ProviderDialect {
     /// RFC 8628 §3.4.
-    static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The device authorization request's fields (RFC 8628 §3.1; L2P `/code` takes the
     /// same); `client_id` comes with the client authentication.

@@ -2,13 +2,13 @@ import Sealing
 
 /// Client credentials from `Authorization: Basic …` (RFC 6749 §2.3.1): base64 of the
 /// form-encoded id, `:`, and the form-encoded secret. Holds a secret: never printed.
-struct BasicCredentials: Sendable, CustomStringConvertible {
-    let clientID: String
-    let secret: String
+package struct BasicCredentials: Sendable, CustomStringConvertible {
+    package let clientID: String
+    package let secret: String
 
     /// nil when the header is not Basic or does not decode. Unused base64 bits are
     /// ignored, as clients' encoders differ there.
-    init?(authorization: String) {
+    package init?(authorization: String) {
         guard authorization.lowercased().hasPrefix("basic "),
             let decoded = Base64.decode(
                 String(authorization.dropFirst(6)).trimmingWhitespace(), ignoringUnusedBits: true),
@@ -22,5 +22,5 @@ struct BasicCredentials: Sendable, CustomStringConvertible {
         self.secret = secret
     }
 
-    var description: String { "BasicCredentials(\(clientID))" }
+    package var description: String { "BasicCredentials(\(clientID))" }
 }

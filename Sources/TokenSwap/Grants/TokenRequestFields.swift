@@ -61,7 +61,7 @@ extension TokenRequestFields {
     }
 
     /// `type/subtype` without parameters, lower-cased.
-    static func mediaType(_ contentType: String) -> String {
+    package static func mediaType(_ contentType: String) -> String {
         // Fast path for the usual header (`application/x-www-form-urlencoded`): already
         // lower-case, no parameters, no surrounding whitespace, so it is its own essence.
         if let first = contentType.utf8.first, let last = contentType.utf8.last,

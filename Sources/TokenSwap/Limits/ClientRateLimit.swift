@@ -17,7 +17,7 @@ public struct ClientRateLimit: Sendable {
     /// clients keyed by `ipv6PrefixLength` bits (and their /48, `RateLimiter`); nil when 0
     /// (off). Made through `ServiceConfiguration.clientRateLimit(perMinute:)`, so every
     /// per-client limit keys its clients the same way.
-    init?(perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int) {
+    package init?(perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int) {
         guard perMinute > 0 else { return nil }  // NaN too
         // Saturating: a huge setting is "no practical limit", never a trap in Int(_:).
         let burst = perMinute < 1e15 ? max(1, Int(perMinute.rounded(.up))) : Int.max
@@ -29,17 +29,17 @@ public struct ClientRateLimit: Sendable {
 
     /// The address `request` counts against (the TCP peer, or the client a trusted proxy
     /// names).
-    func client(of request: HTTPRequest) -> String {
+    package func client(of request: HTTPRequest) -> String {
         trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
     }
 
-    func take(for request: HTTPRequest) -> RateDecision {
+    package func take(for request: HTTPRequest) -> RateDecision {
         limiter.take(for: client(of: request))
     }
 
     /// Gives back what `take(for:)` just took for `request`'s client.
-    func giveBack(for request: HTTPRequest) {
+    package func giveBack(for request: HTTPRequest) {
         limiter.giveBack(for: client(of: request))
     }
 }

@@ -6,9 +6,9 @@ import TLS
 import Transport
 
 /// The whole product assembled from a loaded `ServiceConfiguration`: the upstream
-/// transport (the real `HTTPClient`, or the in-process `SandboxProvider` with
-/// `--sandbox`), the token routes, the operations endpoints, and the HTTP server that
-/// serves them. Commands stay thin: load the configuration, `init`, `start`, wait for a
+/// transport (the real `HTTPClient` unless the caller hands in another, as `serve
+/// --sandbox` does with the `TokenSwapSandbox` fake), the grant routes, the operations
+/// endpoints, any extra routes of the caller, and the HTTP server that serves them. Commands stay thin: load the configuration, `init`, `start`, wait for a
 /// signal, `drain`.
 ///
 /// Every endpoint is wrapped by `RequestPipeline.wrap`: the one place for per-request
@@ -22,10 +22,8 @@ public final class TokenSwapServer: Sendable {
     public let pipeline: RequestPipeline
     /// Served by `GET /metrics`; also the server's observer.
     public let metrics: ServiceMetrics
-    /// The real upstream client; nil with `--sandbox`.
+    /// The real upstream client; nil when the caller handed in the transport.
     let client: HTTPClient?
-    /// The embedded fake provider; nil unless `--sandbox`.
-    public let sandbox: SandboxProvider?
     /// Only the operations endpoints, for `TOKENSWAP_ADMIN_PORT`; nil when they are
     /// served on the main port.
     let adminRouter: Router?
@@ -34,10 +32,15 @@ public final class TokenSwapServer: Sendable {
 
     /// - Parameters:
     ///   - serverConfiguration: limits and deadlines of the HTTP server.
+    ///   - transport: where provider calls go; nil: a real `HTTPClient` on the server's
+    ///     loops (with `configuration.caFile`), shut down by `drain`.
+    ///   - extraRoutes: served on the main port beside the grant routes, through the same
+    ///     pipeline (the sandbox's provider endpoints).
     ///   - logWrite: where log lines go (stdout in the binary).
     public init(
         configuration: ServiceConfiguration,
         serverConfiguration: ServerConfiguration = ServerConfiguration(),
+        transport: (any UpstreamTransport)? = nil, extraRoutes: [ServiceRoute] = [],
         logWrite: @escaping @Sendable (String) -> Void = ServiceLogHandler.standardOutput
     ) throws(ServiceStartError) {
         self.configuration = configuration
@@ -46,15 +49,10 @@ public final class TokenSwapServer: Sendable {
         // One set of loops for the server and the upstream client: a handler running on a
         // loop then finds that loop's pooled upstream connections without a thread hop.
         let group = EventLoopGroup(loopCount: serverConfiguration.loopCount)
-        let transport: any UpstreamTransport
-        if configuration.sandbox {
-            let sandbox = SandboxProvider(
-                providers: configuration.providers, defaultProvider: configuration.defaultProvider,
-                wrongUserCodeLimit: configuration.clientRateLimit(
-                    perMinute: SandboxLimits().wrongUserCodesPerMinute))
-            self.sandbox = sandbox
+        let upstream: any UpstreamTransport
+        if let transport {
             self.client = nil
-            transport = sandbox
+            upstream = transport
         } else {
             var clientConfiguration = HTTPClientConfiguration()
             clientConfiguration.extraCAFilePath = configuration.caFile
@@ -65,13 +63,12 @@ public final class TokenSwapServer: Sendable {
                 throw .upstreamClient(error)
             }
             self.client = client
-            self.sandbox = nil
-            transport = client
+            upstream = client
         }
         let metrics = ServiceMetrics()
         self.metrics = metrics
         let tokens = GrantEndpoints(
-            configuration: configuration, transport: transport, logger: logger, metrics: metrics)
+            configuration: configuration, transport: upstream, logger: logger, metrics: metrics)
         let readiness = Readiness()
         self.readiness = readiness
         let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
@@ -80,7 +77,7 @@ public final class TokenSwapServer: Sendable {
         let tokenRoutes = tokens.routes(for: configuration)
         let routes =
             tokenRoutes + Self.preflightRoutes(for: tokenRoutes, pipeline.cors)
-            + Self.operationsRoutes(readiness, metrics) + (sandbox?.routes ?? [])
+            + Self.operationsRoutes(readiness, metrics) + extraRoutes
             + Self.discoveryRoutes(configuration)
         let separateAdmin = configuration.adminPort != nil
         let onAdmin = { (route: ServiceRoute) in separateAdmin && route.handler.kind == .operations

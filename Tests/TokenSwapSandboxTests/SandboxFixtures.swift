@@ -3,6 +3,8 @@ import HTTPClient
 import HTTPCore
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
+@testable import TokenSwapSandbox
 
 /// A sandbox with two clients (basic and post auth) and helpers to drive it.
 enum SandboxFixtures {

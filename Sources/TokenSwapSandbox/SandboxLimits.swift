@@ -1,3 +1,5 @@
+import TokenSwap
+
 /// The sandbox's bounds: how long grants live and how many it keeps. Nothing a client
 /// sends can grow its memory past these caps; at a cap the oldest grant is dropped.
 public struct SandboxLimits: Sendable {

@@ -1,4 +1,5 @@
 import HTTPCore
+import TokenSwap
 
 /// The verification page of the sandbox's device flow (RFC 8628 §3.3): where the user
 /// types the code shown on the device and approves or denies. Plain HTML with a form:

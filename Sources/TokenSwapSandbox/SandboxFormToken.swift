@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import TokenSwap
 
 /// The verification form's CSRF token (a signed double-submit cookie): the page sets a
 /// random cookie that only this site's pages get back (`SameSite=Strict`, `HttpOnly`) and
@@ -23,7 +24,7 @@ struct SandboxFormToken: Sendable {
 
     /// The field value for `cookie`; nil only if the digest failed.
     func field(forCookie cookie: String) -> String? {
-        Self.hmacSHA256(key: secret, message: Array(cookie.utf8)).map(Base64URL.encode)
+        SHA256.hmac(key: secret, message: Array(cookie.utf8)).map(Base64URL.encode)
     }
 
     /// Whether `field` is the one this process made for `cookie` (compared in constant time).
@@ -62,14 +63,5 @@ struct SandboxFormToken: Sendable {
     /// The `Set-Cookie` value: scoped to the page, never sent cross-site or to scripts.
     static func setCookie(_ value: String) -> String {
         "\(cookieName)=\(value); Path=/sandbox/device; HttpOnly; SameSite=Strict"
-    }
-
-    /// RFC 2104 over SHA-256 (block 64 bytes); the key is 32 bytes, under the block size.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8]? {
-        let block = key + [UInt8](repeating: 0, count: 64 - key.count)
-        guard let inner = PKCEChallenge.sha256(block.map { $0 ^ 0x36 } + message) else {
-            return nil
-        }
-        return PKCEChallenge.sha256(block.map { $0 ^ 0x5C } + inner)
     }
 }

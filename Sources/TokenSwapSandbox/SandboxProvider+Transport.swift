@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPCore
 import HTTPServer
+import TokenSwap
 
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow

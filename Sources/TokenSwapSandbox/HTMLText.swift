@@ -1,3 +1,5 @@
+import TokenSwap
+
 /// Text put into HTML: every character with a meaning in markup or an attribute value is
 /// escaped (the five of the HTML spec's "escaping a string", plus the backtick that old
 /// browsers treated as an attribute quote), so nothing echoed can become markup.

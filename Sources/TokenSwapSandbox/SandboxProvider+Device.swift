@@ -1,4 +1,5 @@
 import HTTPCore
+import TokenSwap
 
 /// The sandbox's device authorization grant (RFC 8628): the device authorization
 /// endpoint, the polls on the token endpoint, in the client's dialect (RFC 8628 or L2P).

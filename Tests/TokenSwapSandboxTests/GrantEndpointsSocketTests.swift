@@ -5,6 +5,8 @@ import Sealing
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
+@testable import TokenSwapSandbox
 
 /// The handlers behind the real HTTP server, calling the sandbox through the real HTTP
 /// client over loopback sockets: the production path except TLS.

@@ -1,3 +1,5 @@
+import TokenSwap
+
 /// Codes and refresh tokens that make the sandbox fail on purpose, so an app can try
 /// each error path. Sent as the `code` of a swap or (inside a sealed token, see
 /// `sandbox-refresh-*`) as the refresh token of a refresh:

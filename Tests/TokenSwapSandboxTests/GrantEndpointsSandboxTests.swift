@@ -4,6 +4,8 @@ import Sealing
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
+@testable import TokenSwapSandbox
 
 /// The handlers against the in-process sandbox: the whole flow an app goes through.
 @Suite struct GrantEndpointsSandboxTests {

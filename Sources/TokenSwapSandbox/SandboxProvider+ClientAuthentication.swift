@@ -1,4 +1,5 @@
 import HTTPCore
+import TokenSwap
 
 extension SandboxProvider {
     /// A request to one of the sandbox's client endpoints (token, revocation,

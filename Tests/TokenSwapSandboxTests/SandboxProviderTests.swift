@@ -3,6 +3,8 @@ import HTTPCore
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
+@testable import TokenSwapSandbox
 
 @Suite struct SandboxProviderTests {
     typealias S = SandboxFixtures
@@ -309,16 +311,6 @@ import Testing
         )
         #expect(again.headers["Set-Cookie"] == nil)
         #expect(String(decoding: again.body, as: UTF8.self).contains(field))
-    }
-
-    /// RFC 2104's HMAC-SHA256, checked against RFC 4231 test case 2.
-    @Test func hmacMatchesRFC4231() throws {
-        let mac = try S.unwrap(
-            SandboxFormToken.hmacSHA256(
-                key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
-        #expect(
-            mac.map { String(format: "%02x", $0) }.joined()
-                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     /// No form token: `403` and nothing decided; past the wrong-code limit: `429`, even for

@@ -1,4 +1,5 @@
 import HTTPCore
+import TokenSwap
 
 #if canImport(Glibc)
     import Glibc

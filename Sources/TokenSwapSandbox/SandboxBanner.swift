@@ -1,3 +1,5 @@
+import TokenSwap
+
 /// The banner `serve --sandbox` prints before anything else: impossible to miss, and
 /// enough to try the whole flow with `curl`. It names no secret (the sandbox client
 /// secret stays inside the process).

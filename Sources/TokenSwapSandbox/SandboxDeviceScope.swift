@@ -1,3 +1,5 @@
+import TokenSwap
+
 /// Scopes that make the sandbox's device flow fail on purpose, so a device's polling
 /// loop can be tried on each ending (RFC 8628 §3.5). Asked for as (one of) the `scope`
 /// of `/device/code`:

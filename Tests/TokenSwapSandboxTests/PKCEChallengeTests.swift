@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapSandbox
 
 @Suite struct PKCEChallengeTests {
     /// RFC 7636 Appendix B.

@@ -1,5 +1,6 @@
 import HTTPCore
 import Synchronization
+import TokenSwap
 
 /// An in-process fake OAuth 2.0 accounts service for `serve --sandbox` and the tests: an
 /// authorize endpoint that mints codes for `curl`, and a token endpoint with client
@@ -131,6 +132,16 @@ public final class SandboxProvider: Sendable {
                 accessTokens: ExpiringGrantStore(capacity: limits.maxAccessTokens),
                 deviceGrants: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),
                 userCodes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes)))
+    }
+
+    /// The sandbox of `serve --sandbox` for a loaded configuration: its providers are the
+    /// clients, and wrong user codes are limited per client like the service's other
+    /// per-client limits.
+    public convenience init(configuration: ServiceConfiguration) {
+        self.init(
+            providers: configuration.providers, defaultProvider: configuration.defaultProvider,
+            wrongUserCodeLimit: configuration.clientRateLimit(
+                perMinute: SandboxLimits().wrongUserCodesPerMinute))
     }
 
     /// Tells the sandbox where it is served, for the verification URIs it hands out.

@@ -1,5 +1,5 @@
-import COpenSSL
 import Sealing
+import TokenSwap
 
 /// A PKCE code challenge from the authorize request (RFC 7636 §4.2–4.6).
 struct PKCEChallenge: Sendable, Equatable {
@@ -41,18 +41,8 @@ struct PKCEChallenge: Sendable, Equatable {
         case .plain:
             return verifier == challenge
         case .s256:
-            guard let digest = Self.sha256(Array(verifier.utf8)) else { return false }
+            guard let digest = SHA256.digest(Array(verifier.utf8)) else { return false }
             return Base64URL.encode(digest) == challenge
         }
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
-        }
-        guard ok == 1, length == 32 else { return nil }
-        return Array(digest.prefix(32))
     }
 }

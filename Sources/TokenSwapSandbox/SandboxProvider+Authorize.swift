@@ -1,5 +1,6 @@
 import HTTPCore
 import HTTPServer
+import TokenSwap
 
 extension SandboxProvider {
     /// `GET /sandbox/authorize?redirect_uri=URI&state=S[&client_id=ID][&scope=…]

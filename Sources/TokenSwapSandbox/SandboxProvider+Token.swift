@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import TokenSwap
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,8 @@ extension SandboxProvider {
     func answerToken(headers: HTTPHeaders, body: [UInt8]) -> TokenAnswer {
         let (fields, client): ([String: String], Client)
         switch clientRequest(headers: headers, body: body) {
-        case .accepted(let accepted, let authenticated): (fields, client) = (accepted, authenticated)
+        case .accepted(let accepted, let authenticated):
+            (fields, client) = (accepted, authenticated)
         case .refused(let response): return .now(response)
         }
         switch fields["grant_type"] {
