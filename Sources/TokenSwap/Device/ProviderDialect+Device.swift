@@ -1,5 +1,4 @@
 import HTTPCore
-import Sealing
 
 /// Each dialect's device grant, as data the handlers use without knowing the dialect:
 /// request fields out, normalised answers in (CONTRACT §7). Errors are recognised by

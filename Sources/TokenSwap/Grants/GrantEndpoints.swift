@@ -1,4 +1,3 @@
-import HTTPClient
 import HTTPCore
 import Logging
 import Sealing
