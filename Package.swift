@@ -53,14 +53,15 @@ let package = Package(
         // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
         .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "TLS"]),
 
-        // Sealed refresh tokens: AES-256-GCM key ring.
+        // Sealed refresh tokens: AES-256-GCM key ring; the digests and legacy ciphers the
+        // product needs, so that only Sealing and TLS reach OpenSSL.
         .target(name: "Sealing", dependencies: ["COpenSSL"]),
 
-        // The product: configuration, providers, swap/refresh handlers, sandbox, metrics.
+        // The product: configuration, providers, grant endpoints, lifecycle, metrics.
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "Sealing", "COpenSSL", "TLS",
+                "HTTPServer", "HTTPClient", "Sealing", "TLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -68,10 +69,16 @@ let package = Package(
             ]
         ),
 
+        // The embedded FAKE provider of `serve --sandbox`: outside the product library, so
+        // production code cannot reach it; the executable wires it in.
+        .target(
+            name: "TokenSwapSandbox",
+            dependencies: ["TokenSwap", "HTTPServer", "HTTPClient", "HTTPCore", "Sealing"]),
+
         .executableTarget(
             name: "tokenswap",
             dependencies: [
-                "TokenSwap", "Sealing", "HTTPServer", "Transport",
+                "TokenSwap", "TokenSwapSandbox", "Sealing", "HTTPServer", "Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,7 +109,16 @@ let package = Package(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
-        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
+        // Providers, key rings, requests and log capture shared by the product's test targets.
+        .target(
+            name: "TokenSwapFixtures",
+            dependencies: ["TokenSwap", "HTTPServer", "HTTPClient", "HTTPCore", "Sealing"],
+            path: "Tests/TokenSwapFixtures"),
+        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures"]),
+        // The sandbox's own behaviour, and the grant endpoints against it over real sockets.
+        .testTarget(
+            name: "TokenSwapSandboxTests",
+            dependencies: ["TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer"]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).

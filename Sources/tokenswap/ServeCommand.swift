@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPServer
 import TokenSwap
+import TokenSwapSandbox
 import Transport
 
 #if canImport(FoundationEssentials)
@@ -69,26 +70,30 @@ struct ServeCommand: AsyncParsableCommand {
         // free of client connections (OpenFileLimit.connectionCap).
         OpenFileLimit.raiseSoftLimitToHard()
         let serverConfiguration = ServerConfiguration()
-        TokenSwapService.bootstrapLogging(for: loaded)
-        let service: TokenSwapService
+        TokenSwapServer.bootstrapLogging(for: loaded)
+        let service: TokenSwapServer
         let addresses: ServiceAddresses
         // Signals are ignored first so their default action (terminate) never runs; the
         // Dispatch sources still see them and start the drain.
         let stop = ShutdownSignal(signals: [SIGTERM, SIGINT])
+        // With --sandbox, the fake provider answers every provider call in process and
+        // serves its own endpoints (GET /sandbox/authorize, …) beside the service's.
+        let fake = sandbox ? SandboxProvider(configuration: loaded) : nil
         do {
-            service = try TokenSwapService(
-                configuration: loaded, serverConfiguration: serverConfiguration)
+            service = try TokenSwapServer(
+                configuration: loaded, serverConfiguration: serverConfiguration, transport: fake,
+                extraRoutes: fake?.routes ?? [])
             addresses = try service.start(
                 host: host ?? loaded.host, port: port ?? UInt16(clamping: loaded.port))
         } catch {
             Self.fail("\(error)")
         }
         service.bootstrapMetrics()
-        if sandbox {
+        if let fake {
             // On stderr: loud for a person at a terminal, and stdout's first line stays
             // the listening line that scripts wait for.
             let base = "http://\(Self.urlHost(addresses.main.host)):\(addresses.main.port)"
-            service.sandbox?.serve(at: base)
+            fake.serve(at: base)
             Self.warn(
                 SandboxBanner.text(
                     baseURL: base, defaultProvider: loaded.defaultProvider,

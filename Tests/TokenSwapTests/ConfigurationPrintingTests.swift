@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// A loaded configuration printed every way Swift prints a value (interpolation,
 /// `String(reflecting:)`, `dump`) never shows a client secret, the Basic credentials made

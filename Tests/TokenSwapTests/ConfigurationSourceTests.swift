@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 @Suite struct ConfigurationSourceTests {
     typealias F = ConfigurationFixtures

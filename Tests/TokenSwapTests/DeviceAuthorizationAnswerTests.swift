@@ -6,7 +6,7 @@ import Testing
 /// The provider's device authorization numbers (RFC 8628 §3.2) before they reach the
 /// sealed code and the clock (CONTRACT §15): clamped or refused, never trapped on.
 @Suite struct DeviceAuthorizationAnswerTests {
-    static func answer(expiresIn: String, interval: String? = nil) throws(TokenEndpointError)
+    static func answer(expiresIn: String, interval: String? = nil) throws(GrantError)
         -> DeviceAuthorizationAnswer
     {
         let members =
@@ -33,7 +33,7 @@ import Testing
             ("9223372036854775807", nil), ("-9223372036854775808", nil), ("1e300", nil),
             ("0", nil), ("1800", "9223372036854775807"), ("1800", "-1"), ("1800", "3601"),
         ] as [(String, String?)] {
-            #expect(throws: TokenEndpointError.self, "\(expiresIn) \(interval ?? "-")") {
+            #expect(throws: GrantError.self, "\(expiresIn) \(interval ?? "-")") {
                 try Self.answer(expiresIn: expiresIn, interval: interval)
             }
         }

@@ -4,6 +4,7 @@ import HTTPServer
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// The server's own answers as the service shapes them (CONTRACT §2): RFC 6749 §5.2
 /// JSON bodies, and the request id of a request that was read.

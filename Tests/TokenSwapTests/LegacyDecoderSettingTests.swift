@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// CONTRACT §9's settings: `TOKENSWAP_LEGACY_FAILURE_LIMIT`, one secret file per
 /// provider (however its path is spelled), and `check-config`'s warning for the CTR format.
@@ -46,10 +47,10 @@ import Testing
         env["TOKENSWAP_LEGACY_FAILURE_LIMIT"] = "0"
         let off = try await F.load(env)
         #expect(off.legacyFailureLimitPerMinute == 0)
-        let endpoints = TokenEndpoints(
+        let endpoints = GrantEndpoints(
             configuration: off, transport: RecordingUpstream(), logger: LogCapture().logger)
         #expect(endpoints.legacyFailureLimit == nil)
-        let on = TokenEndpoints(
+        let on = GrantEndpoints(
             configuration: defaults, transport: RecordingUpstream(), logger: LogCapture().logger)
         #expect(on.legacyFailureLimit?.limiter.burst == 10)
     }

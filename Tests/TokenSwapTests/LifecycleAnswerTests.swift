@@ -3,6 +3,7 @@ import HTTPCore
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// How provider answers to revocation and introspection are read (CONTRACT §8), table by
 /// table: the outcome of each status, the RFC 7662 members kept and normalised, GitHub's
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (200, [], RevocationOutcome.revoked), (204, [], .revoked),
+        (200, [], ProviderRevocationOutcome.revoked), (204, [], .revoked),
         (400, [], .invalid), (404, [], .invalid), (422, [], .invalid),
         (401, [], .failed(retryAfterSeconds: 30)), (403, [], .failed(retryAfterSeconds: 30)),
         (429, [("Retry-After", "12")], .failed(retryAfterSeconds: 12)),
@@ -24,9 +25,11 @@ import Testing
         (503, [("Retry-After", "soon")], .failed(retryAfterSeconds: 30)),
         (302, [], .failed(retryAfterSeconds: 30)),
     ])
-    func revocationOutcomes(status: Int, headers: [(String, String)], expected: RevocationOutcome) {
+    func revocationOutcomes(
+        status: Int, headers: [(String, String)], expected: ProviderRevocationOutcome
+    ) {
         #expect(
-            RevocationOutcome.interpret(Self.response(status, headers), style: .rfc7009)
+            ProviderRevocationOutcome.interpret(Self.response(status, headers), style: .rfc7009)
                 == expected)
     }
 
@@ -35,12 +38,14 @@ import Testing
         func answer(_ body: String) -> HTTPResponse {
             HTTPResponse(status: .ok, body: Array(body.utf8))
         }
-        #expect(RevocationOutcome.interpret(answer(#"{"status":"ok"}"#), style: .l2p) == .revoked)
         #expect(
-            RevocationOutcome.interpret(
+            ProviderRevocationOutcome.interpret(answer(#"{"status":"ok"}"#), style: .l2p)
+                == .revoked)
+        #expect(
+            ProviderRevocationOutcome.interpret(
                 answer(#"{"status":"error: refresh token invalid."}"#), style: .l2p) == .invalid)
-        #expect(RevocationOutcome.interpret(answer("garbage"), style: .l2p) == .invalid)
-        #expect(RevocationOutcome.interpret(answer("garbage"), style: .google) == .revoked)
+        #expect(ProviderRevocationOutcome.interpret(answer("garbage"), style: .l2p) == .invalid)
+        #expect(ProviderRevocationOutcome.interpret(answer("garbage"), style: .google) == .revoked)
     }
 
     @Test func introspectionKeepsOnlyRFC7662MembersWithIntegerTimes() {
@@ -82,7 +87,7 @@ import Testing
             (#"{"exp":"2000000000","scope":"email"}"#, false),
         ] as [(String, Bool)])
     func googleTokeninfoForAnotherClientIsInactive(body: String, active: Bool) throws {
-        let plain = try TokenEndpointsFixtures.provider()
+        let plain = try GrantEndpointsFixtures.provider()
         let google = Provider(
             name: plain.name, preset: .google, tokenURL: plain.tokenURL,
             clientID: plain.clientID, clientSecret: plain.clientSecret,
@@ -108,7 +113,7 @@ import Testing
     }
 
     @Test func metadataListsOnlyWhatTheProviderSupports() throws {
-        let plain = try TokenEndpointsFixtures.provider()
+        let plain = try GrantEndpointsFixtures.provider()
         let document = AuthorizationServerMetadata.document(
             for: plain, publicURL: "https://t.example", sandbox: false)
         #expect(document["issuer"] == .string("https://t.example/v1/spotify"))

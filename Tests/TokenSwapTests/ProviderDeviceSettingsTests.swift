@@ -2,6 +2,7 @@ import HTTPClient
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// The device-grant settings of CONTRACT §7–§8: dialect, device endpoint and its client
 /// authentication, the scope allow-list, public clients, and the device presets.

@@ -2,6 +2,7 @@ import HTTPClient
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// The lifecycle settings of CONTRACT §8: the presets' authorize, revocation and
 /// introspection endpoints, every one overridable, the sandbox's defaults, `{client_id}`

@@ -47,7 +47,7 @@ import Testing
         for (sent, passed) in [("99999999999999999999", "3600"), ("0", "1"), ("junk\u{7F}", nil)] {
             let seconds = ProviderTokenResponse.retryAfterSeconds(
                 HTTPHeaders([("Retry-After", sent)]), now: Self.now)
-            let response = TokenEndpointError.providerThrottled(
+            let response = GrantError.providerThrottled(
                 retryAfterSeconds: seconds, body: nil
             ).response
             #expect(response.headers["Retry-After"] == passed, "\(sent)")

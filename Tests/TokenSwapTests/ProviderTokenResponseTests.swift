@@ -12,7 +12,7 @@ import Testing
             body: Array(body.utf8))
     }
 
-    static func outcome(_ response: HTTPResponse) -> TokenEndpointError? {
+    static func outcome(_ response: HTTPResponse) -> GrantError? {
         do {
             _ = try ProviderTokenResponse.interpret(response)
             return nil

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// Which bucket a client counts against: IPv4 by address, IPv6 by prefix (/64 by default).
 @Suite struct RateLimiterBucketKeyTests {
@@ -121,7 +122,7 @@ import Testing
             environment: [
                 "TOKENSWAP_CLIENT_ID": "c", "TOKENSWAP_CLIENT_SECRET": "s",
                 "TOKENSWAP_REDIRECT_URI": "myapp://cb", "TOKENSWAP_RATE_LIMIT": "5",
-                "TOKENSWAP_ENCRYPTION_KEYS": TokenEndpointsFixtures.newKey,
+                "TOKENSWAP_ENCRYPTION_KEYS": GrantEndpointsFixtures.newKey,
                 "TOKENSWAP_RATE_LIMIT_IPV6_PREFIX": "56",
             ])
         let limits = [

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 @Suite struct ServiceConfigurationLoadingTests {
     typealias F = ConfigurationFixtures

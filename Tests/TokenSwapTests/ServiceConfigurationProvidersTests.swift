@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 @Suite struct ServiceConfigurationProvidersTests {
     typealias F = ConfigurationFixtures

@@ -4,6 +4,7 @@ import HTTPServer
 import Testing
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// What `/metrics` renders after real handler runs: the expected series with bounded
 /// labels, and never a secret, code or token.
@@ -14,7 +15,7 @@ import Testing
 
     @Test func upstreamOutcomesSealingFailuresAndOpensAreCounted() async throws {
         let metrics = ServiceMetrics()
-        let provider = try TokenEndpointsFixtures.provider()
+        let provider = try GrantEndpointsFixtures.provider()
         let rawRefresh = "raw-refresh-token-value-1234"
         let upstream = RecordingUpstream(
             RecordingUpstream.json(
@@ -29,29 +30,29 @@ import Testing
             .failure(.timeout(.exchange)),
             .failure(.tls(.handshake(reason: "certificate verify failed"))),
             RecordingUpstream.json(200, #"{"access_token":"access-secret-2","expires_in":60}"#))
-        let service = TokenEndpoints(
+        let service = GrantEndpoints(
             keyRing: try .init(
-                parsing: TokenEndpointsFixtures.newKey + "," + TokenEndpointsFixtures.oldKey),
+                parsing: GrantEndpointsFixtures.newKey + "," + GrantEndpointsFixtures.oldKey),
             transport: upstream, upstreamTimeoutSeconds: 2, logger: LogCapture().logger,
             metrics: metrics)
         let swap = await service.swap(
-            TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
+            GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
         ).response
         #expect(swap.status.code == 200)
         let sealed = try #require(
-            try TokenEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
+            try GrantEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
         for _ in 0..<7 {
             _ = await service.swap(
-                TokenEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
+                GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
             ).response
         }
         let refresh = await service.refresh(
-            TokenEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
+            GrantEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
             provider: provider
         ).response
         #expect(refresh.status.code == 200)
         let tampered = await service.refresh(
-            TokenEndpointsFixtures.form(
+            GrantEndpointsFixtures.form(
                 "refresh_token=\(sealed.dropLast(3))AAA", path: "/v1/refresh"),
             provider: provider
         ).response
@@ -74,7 +75,7 @@ import Testing
             text.contains(
                 #"tokenswap_sealing_failures_total{operation="open",reason="invalid_token"} 1"#))
         for secret in [
-            TokenEndpointsFixtures.secret, "the-secret-code-777", rawRefresh, sealed,
+            GrantEndpointsFixtures.secret, "the-secret-code-777", rawRefresh, sealed,
             "access-secret-1",
             "access-secret-2", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
         ] {
@@ -121,7 +122,7 @@ import Testing
         let token = pipeline.wrap(
             ServiceRoute(
                 .post, "/v1/swap",
-                handler: Endpoint(.token) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }))
+                handler: Endpoint(.grant) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }))
         let health = pipeline.wrap(
             ServiceRoute(
                 .get, "/healthz",

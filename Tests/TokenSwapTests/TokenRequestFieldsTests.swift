@@ -47,7 +47,7 @@ import Testing
             ("application/jsonx", "{}"),
         ] as [(String?, String)])
     func otherContentTypesAre415(contentType: String?, body: String) {
-        #expect(throws: TokenEndpointError.unsupportedMediaType) {
+        #expect(throws: GrantError.unsupportedMediaType) {
             try TokenRequestFields.decode(Self.request(contentType, body))
         }
     }
@@ -65,7 +65,7 @@ import Testing
         #expect {
             try TokenRequestFields.decode(Self.request(contentType, body))
         } throws: { error in
-            guard case .invalidRequest = error as? TokenEndpointError else { return false }
+            guard case .invalidRequest = error as? GrantError else { return false }
             return true
         }
     }

@@ -152,7 +152,7 @@ struct ProviderSettings {
     /// the device endpoint for every provider). The other device settings without a URL
     /// are a mistake worth naming at start-up.
     private func deviceAuthorization(preset: ProviderPreset, sandbox: Bool)
-        throws(ConfigurationError) -> DeviceAuthorization?
+        throws(ConfigurationError) -> ProviderDeviceSettings?
     {
         let urlKey = ConfigurationKey.provider(name, .deviceAuthorizationURL)
         let url: UpstreamURL
@@ -191,6 +191,6 @@ struct ProviderSettings {
             }
             scopes = values
         }
-        return DeviceAuthorization(url: url, clientAuth: clientAuth, allowedScopes: scopes)
+        return ProviderDeviceSettings(url: url, clientAuth: clientAuth, allowedScopes: scopes)
     }
 }

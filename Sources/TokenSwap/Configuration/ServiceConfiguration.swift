@@ -98,3 +98,13 @@ public struct ServiceConfiguration: Sendable {
         providers.first { $0.name == name }
     }
 }
+
+/// `TOKENSWAP_LOG_FORMAT`: human-readable lines or one JSON object per line.
+public enum LogFormat: String, Sendable, Hashable, CaseIterable {
+    case text, json
+}
+
+/// `TOKENSWAP_LOG_LEVEL`. The wiring maps it to swift-log's `Logger.Level`.
+public enum LogLevelSetting: String, Sendable, Hashable, CaseIterable {
+    case debug, info, warning, error
+}

@@ -30,7 +30,7 @@ struct DeviceAuthorizationAnswer: Sendable, Equatable, CustomStringConvertible {
     static func parse(
         _ parsed: JSONValue?, verificationKeys: [String],
         completeURI: (_ verificationURI: String, _ userCode: String) -> String?
-    ) throws(TokenEndpointError) -> DeviceAuthorizationAnswer {
+    ) throws(GrantError) -> DeviceAuthorizationAnswer {
         guard let parsed, case .object = parsed else {
             throw .upstreamError(reason: "device authorization response is not a JSON object")
         }

@@ -1,5 +1,4 @@
 import HTTPCore
-import Sealing
 
 /// Each dialect's device grant, as data the handlers use without knowing the dialect:
 /// request fields out, normalised answers in (CONTRACT §7). Errors are recognised by
@@ -7,7 +6,7 @@ import Sealing
 /// string, never by the HTTP status alone.
 extension ProviderDialect {
     /// RFC 8628 §3.4.
-    static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The device authorization request's fields (RFC 8628 §3.1; L2P `/code` takes the
     /// same); `client_id` comes with the client authentication.
@@ -24,7 +23,7 @@ extension ProviderDialect {
     }
 
     /// The provider's answer to the device authorization request.
-    func interpretDeviceAuthorization(_ response: HTTPResponse) throws(TokenEndpointError)
+    func interpretDeviceAuthorization(_ response: HTTPResponse) throws(GrantError)
         -> DeviceAuthorizationAnswer
     {
         let parsed = try? JSONParser.parse(response.body)
@@ -56,39 +55,12 @@ extension ProviderDialect {
 
     /// The provider's answer to a poll: tokens, or one of RFC 8628 §3.5's errors;
     /// anything else throws as on swap and refresh (CONTRACT §2's table).
-    func interpretPoll(_ response: HTTPResponse) throws(TokenEndpointError) -> DevicePollAnswer {
+    func interpretPoll(_ response: HTTPResponse) throws(GrantError) -> DevicePollAnswer {
         let parsed = try? JSONParser.parse(response.body)
         if response.status.code < 500, let refusal = pollRefusal(parsed) {
             return .refused(refusal)
         }
         return .tokens(try interpretToken(response, parsed: parsed))
-    }
-
-    /// A swap, refresh or poll answer: L2P's `status` errors (HTTP 200) become
-    /// `invalid_grant`, so a dead token is always a 4xx (CONTRACT §7); the rest is
-    /// CONTRACT §2's table.
-    func interpretToken(_ response: HTTPResponse) throws(TokenEndpointError)
-        -> ProviderTokenResponse
-    {
-        try interpretToken(response, parsed: nil)
-    }
-
-    private func interpretToken(_ response: HTTPResponse, parsed: JSONValue??)
-        throws(TokenEndpointError) -> ProviderTokenResponse
-    {
-        if self == .l2p, response.status.code == 200 {
-            let parsed = parsed ?? (try? JSONParser.parse(response.body))
-            if let status = Self.l2pStatus(parsed), status != "ok", parsed?["access_token"] == nil {
-                // "authorization invalid." (refresh token older than six months), "error:
-                // refresh token invalid.", and any other refusal of the grant.
-                throw .providerRejected(
-                    status: .badRequest,
-                    body: OAuthErrorResponse.body(
-                        code: "invalid_grant",
-                        description: "the provider says the grant is invalid or expired"))
-            }
-        }
-        return try ProviderTokenResponse.interpret(response)
     }
 
     /// RFC 8628 §3.5's error, by the `error` member or, for L2P, the `status` string.
@@ -103,15 +75,6 @@ extension ProviderDialect {
         case "error: slow down": return .slowDown
         default: return nil
         }
-    }
-
-    /// L2P's `status`, lower-cased, trimmed, without a final period (the service sends
-    /// `error: authorization pending` with and without one).
-    static func l2pStatus(_ parsed: JSONValue?) -> String? {
-        guard case .string(let status)? = parsed?["status"] else { return nil }
-        var normalised = status.trimmingWhitespace().lowercased()
-        if normalised.hasSuffix(".") { normalised.removeLast() }
-        return normalised
     }
 
     /// CONTRACT §7: `verification_url?q=verify&d=<user_code>`, as the L2P clients build it.

@@ -1,3 +1,5 @@
+import Sealing
+
 /// One entry of `TOKENSWAP_<NAME>_LEGACY`: a format and the old service's secret.
 public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
@@ -40,7 +42,7 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
     /// Whether the secret is the one anyone can read in Spotify's example: every token
     /// made with it is readable by anyone who has one.
     public var usesPublishedSecret: Bool {
-        LegacyCipher.sha256(Array(secret.revealed.utf8))
+        SHA256.digest(Array(secret.revealed.utf8))
             == Self.publishedSpotifyExampleSecretSHA256
     }
 

@@ -1,4 +1,4 @@
-import COpenSSL
+import Sealing
 
 extension LegacyFormat {
     /// What `decrypt` needs from the secret, derived once per configured secret rather
@@ -9,14 +9,12 @@ extension LegacyFormat {
     func keyMaterial(secret: [UInt8]) -> [UInt8] {
         switch self {
         case .rubyEncryptedStrings, .nodeCreateCipherCTR, .nodeCreateCipherCBC:
-            guard let cipher = passwordCipher,
-                let (key, iv) = LegacyCipher.bytesToKey(
-                    cipher: cipher, password: secret, salt: nil,
-                    iterations: self == .rubyEncryptedStrings ? 2048 : 1)
-            else { return [] }
-            return key + iv
+            guard let cipher = passwordCipher else { return [] }
+            return LegacyCipher.keyMaterial(
+                cipher, password: secret,
+                iterations: self == .rubyEncryptedStrings ? 2048 : 1) ?? []
         case .spotifyAPIServerGCM:
-            return LegacyCipher.sha256(secret) ?? []
+            return SHA256.digest(secret) ?? []
         case .cryptoJSAES:
             return secret
         }
@@ -34,42 +32,33 @@ extension LegacyFormat {
                 self == .rubyEncryptedStrings
                 ? LegacyTokenText.base64(token) : LegacyTokenText.hex(token)
             guard let bytes, let cipher = passwordCipher else { return nil }
-            let keyLength = Int(EVP_CIPHER_get_key_length(cipher))
-            guard keyMaterial.count > keyLength else { return nil }
-            return LegacyCipher.decrypt(
-                cipher: cipher, key: Array(keyMaterial.prefix(keyLength)),
-                iv: Array(keyMaterial.dropFirst(keyLength)), ciphertext: bytes,
-                padding: self != .nodeCreateCipherCTR)
+            return LegacyCipher.decrypt(cipher, keyMaterial: keyMaterial, ciphertext: bytes)
         case .spotifyAPIServerGCM:
             // nonce(12) | ciphertext | tag(16), key = SHA-256(secret), no associated data.
-            guard let bytes = LegacyTokenText.base64(token), bytes.count > 12 + 16,
-                keyMaterial.count == 32, let cipher = EVP_aes_256_gcm()
-            else { return nil }
-            return LegacyCipher.decrypt(
-                cipher: cipher, key: keyMaterial, iv: Array(bytes.prefix(12)),
-                ciphertext: Array(bytes[12..<(bytes.count - 16)]), tag: Array(bytes.suffix(16)),
-                padding: false)
+            guard let bytes = LegacyTokenText.base64(token), bytes.count > 12 + 16 else {
+                return nil
+            }
+            return LegacyCipher.decryptAES256GCM(
+                key: keyMaterial, nonce: Array(bytes.prefix(12)),
+                ciphertext: Array(bytes[12..<(bytes.count - 16)]), tag: Array(bytes.suffix(16)))
         case .cryptoJSAES:
             // "Salted__" | salt(8) | AES-256-CBC ciphertext; EVP_BytesToKey(MD5, salt, 1).
             let magic = Array("Salted__".utf8)
             guard let bytes = LegacyTokenText.base64(token), bytes.count > 16,
-                Array(bytes.prefix(8)) == magic, let cipher = EVP_aes_256_cbc(),
-                let (key, iv) = LegacyCipher.bytesToKey(
-                    cipher: cipher, password: keyMaterial, salt: Array(bytes[8..<16]),
-                    iterations: 1)
+                Array(bytes.prefix(8)) == magic
             else { return nil }
-            return LegacyCipher.decrypt(
-                cipher: cipher, key: key, iv: iv, ciphertext: Array(bytes.dropFirst(16)),
-                padding: true)
+            return LegacyCipher.decryptSaltedAES256CBC(
+                password: keyMaterial, salt: Array(bytes[8..<16]),
+                ciphertext: Array(bytes.dropFirst(16)))
         }
     }
 
     /// The cipher of the formats whose key and IV come from the password alone.
-    private var passwordCipher: OpaquePointer? {
+    private var passwordCipher: LegacyCipher.PasswordCipher? {
         switch self {
-        case .rubyEncryptedStrings: EVP_des_ede3_cbc()
-        case .nodeCreateCipherCTR: EVP_aes_256_ctr()
-        case .nodeCreateCipherCBC: EVP_aes_256_cbc()
+        case .rubyEncryptedStrings: .desEDE3CBC
+        case .nodeCreateCipherCTR: .aes256CTR
+        case .nodeCreateCipherCBC: .aes256CBC
         case .spotifyAPIServerGCM, .cryptoJSAES: nil
         }
     }

@@ -39,7 +39,7 @@ extension Provider {
     /// object, a 5xx, or a 4xx that is not about the token (our credentials refused) is the
     /// provider failing: 502, as on the token endpoint.
     func introspectionResult(_ response: HTTPResponse, now: Int)
-        throws(TokenEndpointError) -> IntrospectionResult
+        throws(GrantError) -> IntrospectionResult
     {
         let parsed = try? JSONParser.parse(response.body)
         let github = lifecycle.introspectionStyle == .github
@@ -63,7 +63,7 @@ extension Provider {
     }
 
     private func interpretIntrospection(_ members: [JSONValue.Member], now: Int)
-        throws(TokenEndpointError) -> IntrospectionResult
+        throws(GrantError) -> IntrospectionResult
     {
         let object = JSONValue.object(members)
         switch lifecycle.introspectionStyle {

@@ -9,7 +9,7 @@ struct LifecycleKey: Hashable, Sendable {
 }
 
 extension ServiceMetrics {
-    func revocation(provider: String, _ outcome: RevocationOutcome) {
+    func revocation(provider: String, _ outcome: ProviderRevocationOutcome) {
         count(LifecycleKey(revocation: true, provider: provider, outcome: outcome.label))
     }
 

@@ -23,7 +23,7 @@ public final class Provider: Sendable, Hashable {
     public let dialect: ProviderDialect
     /// The device authorization grant, when the provider has a device endpoint; nil
     /// means `/v1/<name>/device/…` are not served for it.
-    public let device: DeviceAuthorization?
+    public let device: ProviderDeviceSettings?
     /// Formats of the swap service this one replaces, tried in order when a refresh
     /// token does not open natively (CONTRACT §9).
     public let legacyDecoders: [LegacyDecoder]
@@ -38,7 +38,7 @@ public final class Provider: Sendable, Hashable {
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
-        dialect: ProviderDialect = .rfc8628, device: DeviceAuthorization? = nil,
+        dialect: ProviderDialect = .rfc8628, device: ProviderDeviceSettings? = nil,
         legacyDecoders: [LegacyDecoder] = [],
         lifecycle: ProviderLifecycle = .unsupported
     ) {
@@ -81,5 +81,50 @@ public final class Provider: Sendable, Hashable {
         return bytes.allSatisfy {
             (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D
         }
+    }
+}
+
+/// How the service authenticates to a provider's token endpoint (RFC 6749 §2.3.1; the
+/// names are the OAuth dynamic registration values, RFC 7591 §2).
+public enum ClientAuthMethod: String, Sendable, Hashable, CaseIterable {
+    /// `Authorization: Basic base64(id:secret)`; Spotify's default.
+    case clientSecretBasic = "client_secret_basic"
+    /// `client_id` and `client_secret` in the form body; LinkedIn's.
+    case clientSecretPost = "client_secret_post"
+    /// A public client (RFC 6749 §2.1): `client_id` in the form body, no secret
+    /// (RFC 8628 §3.1, §3.4; L2P, GitHub's device flow).
+    case none
+
+    /// Whether this method sends a client secret, so one must be configured.
+    public var needsSecret: Bool { self != .none }
+}
+
+/// How a provider speaks the device authorization grant (CONTRACT §7), chosen per
+/// provider by `TOKENSWAP_<NAME>_DIALECT`. The app always talks RFC 8628 to tokenswap;
+/// the dialect is the one place that knows the provider's request fields and answer
+/// shapes (`ProviderDialect+Device.swift`), so the handlers carry no per-provider
+/// branches.
+public enum ProviderDialect: String, Sendable, Hashable, CaseIterable {
+    /// RFC 8628 as written: `grant_type=urn:ietf:params:oauth:grant-type:device_code`,
+    /// errors as an `error` member whatever the HTTP status (RFC 400, GitHub 200,
+    /// Auth0 403/429).
+    case rfc8628
+    /// RWTH `oauth2waitress` (L2P): `grant_type=device&code=…`, `verification_url`,
+    /// and errors as HTTP 200 with a `status` string.
+    case l2p
+}
+
+extension Provider {
+    /// The redirect URI to send upstream for a client that sent `requested` (CONTRACT §3):
+    /// the configured one is always allowed, the allow-list adds others by exact string
+    /// match, and anything else (or nothing) is replaced by the configured one. Silently,
+    /// because a provider rejects a mismatched redirect URI anyway, and SDKs send
+    /// whatever their app was built with.
+    public func redirectURI(forRequested requested: String?) -> String {
+        guard let requested else { return redirectURI }
+        if requested == redirectURI || allowedRedirectURIs.contains(requested) {
+            return requested
+        }
+        return redirectURI
     }
 }

@@ -15,8 +15,8 @@ public struct ProviderTokenResponse: Sendable, Equatable {
     public let refreshToken: String?
 
     /// Interprets the provider's answer: a token response on 2xx, otherwise the
-    /// `TokenEndpointError` for the error table.
-    public static func interpret(_ response: HTTPResponse) throws(TokenEndpointError)
+    /// `GrantError` for the error table.
+    public static func interpret(_ response: HTTPResponse) throws(GrantError)
         -> ProviderTokenResponse
     {
         let code = response.status.code
@@ -55,7 +55,7 @@ public struct ProviderTokenResponse: Sendable, Equatable {
         return ProviderRetryAfter.seconds(value, now: now)
     }
 
-    static func parseSuccess(_ parsed: JSONValue?) throws(TokenEndpointError)
+    static func parseSuccess(_ parsed: JSONValue?) throws(GrantError)
         -> ProviderTokenResponse
     {
         guard let parsed, case .object(var members) = parsed else {

@@ -1,5 +1,6 @@
 import HTTPClient
 import HTTPCore
+import Transport
 
 /// The one call the handlers make to a provider. `HTTPClient` fits it as is; the sandbox
 /// and test doubles implement it in process.
@@ -29,5 +30,14 @@ extension UpstreamTransport {
                 completion(.failure(error))
             }
         }
+    }
+}
+
+extension HTTPClient: UpstreamTransport {
+    public func send(
+        _ request: HTTPClientRequest, timeoutSeconds: Double,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        send(request, deadline: .after(seconds: timeoutSeconds), completion: completion)
     }
 }

@@ -1,0 +1,117 @@
+import HTTPCore
+import Sealing
+
+extension GrantEndpoints {
+    /// `POST /v1/<name>/device/code`: the device authorization request (RFC 8628 §3.1,
+    /// CONTRACT §7). Checks the scope against the allow-list, asks the provider in its
+    /// dialect, and answers RFC 8628 §3.2 with the device code sealed (typed, with its
+    /// expiry) so the service keeps no state.
+    public func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "device_code_request") {
+            () async throws(GrantError) in
+            guard let device = provider.device else { throw .unknownProvider }
+            // RFC 8628 §5.4: every request creates a pending grant under the app's name.
+            if let deviceLimit, case .limited(let seconds) = deviceLimit.take(for: request) {
+                metrics.rejected(.rateLimited)
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
+            let fields = try TokenRequestFields.decode(request)
+            let scope = fields["scope"]
+            guard device.allows(scope: scope) else { throw .invalidScope }
+            let upstream = provider.formRequest(
+                to: device.url, provider.dialect.deviceAuthorizationFields(scope: scope),
+                authentication: device.clientAuth)
+            let authorization = try await call(provider, upstream) {
+                (answer) throws(GrantError) in
+                try provider.dialect.interpretDeviceAuthorization(answer)
+            }
+            // `expiresIn` is at most a day (`DeviceAuthorizationAnswer`): no overflow.
+            let envelope = DeviceCodeEnvelope(
+                deviceCode: authorization.deviceCode,
+                expiresAt: DeviceCodeEnvelope.now() + authorization.expiresIn,
+                intervalSeconds: authorization.intervalSeconds)
+            let sealed = try seal(envelope.plaintext, for: provider, kind: .deviceCode)
+            metrics.deviceCodeIssued(provider: provider.name)
+            return authorization.response(sealedDeviceCode: sealed)
+        }
+    }
+
+    /// `POST /v1/<name>/device/token`: one poll (RFC 8628 §3.4–3.5). A sealed device code
+    /// that does not open is `invalid_grant`, one past its expiry `expired_token`, and a
+    /// poll sooner than the code's interval `slow_down` (interval +5 s), all without
+    /// calling the provider. Otherwise the provider is polled in its dialect and its
+    /// answer normalised; tokens come back as from `/v1/swap`.
+    public func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "device_code") {
+            () async throws(GrantError) in
+            let fields = try TokenRequestFields.decode(request)
+            return try await pollDevice(fields, provider: provider)
+        }
+    }
+
+    /// The poll for already decoded fields (also the `device_code` grant of a token
+    /// endpoint, CONTRACT §8).
+    public func pollDevice(_ fields: TokenRequestFields, provider: Provider)
+        async throws(GrantError) -> HTTPResponse
+    {
+        guard provider.device != nil else { throw .unknownProvider }
+        guard let sealed = fields["device_code"] else {
+            throw .invalidRequest("device_code is missing")
+        }
+        let envelope = try openDeviceCode(sealed, for: provider)
+        // The envelope's numbers are in `DeviceCodeEnvelope`'s ranges: no overflow.
+        let remaining = envelope.expiresAt - DeviceCodeEnvelope.now()
+        guard remaining > 0 else {
+            metrics.devicePoll(provider: provider.name, .expired)
+            throw .devicePoll(.expiredToken, interval: envelope.intervalSeconds)
+        }
+        let key = envelope.deviceCode
+        let interval: Int
+        switch pollSchedule.poll(
+            key, initialInterval: envelope.intervalSeconds, lifetime: .seconds(remaining))
+        {
+        case .slowDown(let raised):
+            metrics.devicePoll(provider: provider.name, .slowDownLocal)
+            throw .devicePoll(.slowDown, interval: raised)
+        case .poll(let current):
+            interval = current
+        }
+        let upstream = provider.formRequest(
+            to: provider.tokenURL, provider.dialect.pollFields(deviceCode: key),
+            authentication: provider.authMethod)
+        let answer = try await call(provider, upstream) { (response) throws(GrantError) in
+            try provider.dialect.interpretPoll(response)
+        }
+        switch answer {
+        case .tokens(let tokens):
+            pollSchedule.finish(key)
+            metrics.devicePoll(provider: provider.name, .approved)
+            var sealedRefresh: String?
+            if let raw = tokens.refreshToken { sealedRefresh = try seal(raw, for: provider) }
+            return Self.success(tokens, refreshToken: sealedRefresh)
+        case .refused(.slowDown):
+            metrics.devicePoll(provider: provider.name, .slowDownUpstream)
+            let raised = pollSchedule.providerAskedToSlowDown(key)
+            throw .devicePoll(.slowDown, interval: raised ?? DevicePollSchedule.raised(interval))
+        case .refused(let refusal):
+            if !refusal.keepsPolling { pollSchedule.finish(key) }
+            metrics.devicePoll(provider: provider.name, DevicePollOutcome(refusal))
+            throw .devicePoll(refusal, interval: interval)
+        }
+    }
+
+    /// Opens a sealed device code: only the device-code kind for this provider and
+    /// client opens, so a sealed refresh token here is `invalid_grant` (CONTRACT §7).
+    /// Never a legacy decoder: those formats held refresh tokens only (CONTRACT §9), and
+    /// an unauthenticated one would let anyone forge an envelope.
+    func openDeviceCode(_ sealed: String, for provider: Provider) throws(GrantError)
+        -> DeviceCodeEnvelope
+    {
+        let opened = try open(sealed, for: provider, kind: .deviceCode)
+        guard let envelope = DeviceCodeEnvelope(plaintext: opened.plaintext) else {
+            metrics.sealingFailed(.open, reason: "not_a_device_code")
+            throw .unopenableDeviceCode
+        }
+        return envelope
+    }
+}

@@ -1,0 +1,88 @@
+import HTTPCore
+import Sealing
+
+extension GrantEndpoints {
+    /// `POST /v1/refresh`: a sealed refresh token for a new access token (RFC 6749 §6).
+    /// A token that does not open is `invalid_grant` without calling the provider. The
+    /// answer always carries a refresh token: the rotated one sealed, or else the
+    /// client's own (resealed under the active key if an older key opened it, so old
+    /// keys drain away; otherwise byte-for-byte what the client sent).
+    ///
+    /// Answers by callback (`Endpoint.Responder`): the hot path of the service, it runs
+    /// without a task when the provider call exchanges in place.
+    public func refresh(
+        _ request: HTTPRequest, provider: Provider,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
+        let sealed: String
+        let opened: OpenedToken
+        let legacyFormat: LegacyFormat?
+        let raw: String
+        do throws(GrantError) {
+            let fields = try TokenRequestFields.decode(request)
+            guard let value = fields["refresh_token"] else {
+                throw .invalidRequest("refresh_token is missing")
+            }
+            sealed = value
+            (opened, legacyFormat) = try openRefreshToken(sealed, for: provider, from: request)
+            guard let text = opened.plaintextString else {
+                metrics.sealingFailed(.open, reason: "not_utf8")
+                throw .unopenableToken
+            }
+            raw = text
+        } catch {
+            return finish(.failure(error))
+        }
+        let sealedWithActiveKey = opened.sealedWithActiveKey
+        let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
+        if legacyFormat == nil {
+            interpret = { (answer) throws(GrantError) in
+                try provider.dialect.interpretToken(answer)
+            }
+        } else {
+            interpret = { (answer) throws(GrantError) in
+                try Self.interpretLegacyRefresh(answer, provider: provider)
+            }
+        }
+        exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
+            let result = Result { () throws(GrantError) in
+                let tokens = try exchanged.get()
+                let answer: String
+                if let rotated = tokens.refreshToken, rotated != raw {
+                    answer = try seal(rotated, for: provider)
+                } else if sealedWithActiveKey {
+                    answer = sealed
+                } else {
+                    answer = try seal(raw, for: provider)
+                }
+                return Self.success(tokens, refreshToken: answer)
+            }
+            guard let legacyFormat else { return finish(result) }
+            finish(
+                settledLegacyRefresh(
+                    result, format: legacyFormat, provider: provider, request: request))
+        }
+    }
+
+    /// `refresh`, awaited.
+    public func refresh(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await Self.awaiting { refresh(request, provider: provider, completion: $0) }
+    }
+
+    /// A refresh request's token: natively, else by the provider's legacy decoders
+    /// (CONTRACT §9), with the format that opened it (nil: the key ring did).
+    func openRefreshToken(_ sealed: String, for provider: Provider, from request: HTTPRequest)
+        throws(GrantError) -> (opened: OpenedToken, legacy: LegacyFormat?)
+    {
+        if let opened = try openNatively(sealed, for: provider, kind: .refreshToken) {
+            return (opened, nil)
+        }
+        guard !provider.legacyDecoders.isEmpty else {
+            metrics.sealingFailed(.open, reason: "invalid_token")
+            throw .unopenableToken
+        }
+        let (opened, format) = try openLegacyRefreshToken(sealed, for: provider, from: request)
+        return (opened, format)
+    }
+}

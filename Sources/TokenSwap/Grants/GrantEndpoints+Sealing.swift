@@ -1,0 +1,58 @@
+import Sealing
+
+/// Sealing and opening with the key ring, for every grant that hands a value to the client
+/// or takes one back: refresh tokens, device codes (CONTRACT §4, §7).
+extension GrantEndpoints {
+    /// What a sealed value is bound to: a value sealed for one provider, client id or
+    /// kind does not open for another (CONTRACT §4, §7).
+    static func context(_ provider: Provider, kind: SealedKind = .refreshToken) -> SealingContext {
+        SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
+    }
+
+    /// Seals a raw provider value for the client: a refresh token unless `kind` says
+    /// otherwise.
+    func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
+        throws(GrantError) -> String
+    {
+        do {
+            return try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
+        } catch .plaintextTooLong {
+            metrics.sealingFailed(.seal, reason: "too_long")
+            throw .upstreamError(reason: "provider value too long to seal")
+        } catch {
+            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "sealing failed: \(error)")
+        }
+    }
+
+    /// Opens a sealed value of `kind` for this provider and client with the key ring;
+    /// any other kind, provider or client does not open (CONTRACT §4, §7). Never a legacy
+    /// decoder: those are for refresh tokens only (`openRefreshToken`, CONTRACT §9).
+    func open(_ sealed: String, for provider: Provider, kind: SealedKind = .refreshToken)
+        throws(GrantError) -> OpenedToken
+    {
+        guard let opened = try openNatively(sealed, for: provider, kind: kind) else {
+            // One bucket on purpose: the key ring does not say which check failed, so a
+            // client probing the format learns nothing, from answers or from metrics.
+            metrics.sealingFailed(.open, reason: "invalid_token")
+            throw kind == .deviceCode ? .unopenableDeviceCode : .unopenableToken
+        }
+        return opened
+    }
+
+    /// The key ring's opening; nil when the value does not open (counted by the caller).
+    func openNatively(_ sealed: String, for provider: Provider, kind: SealedKind)
+        throws(GrantError) -> OpenedToken?
+    {
+        do {
+            let opened = try keyRing.open(sealed, context: Self.context(provider, kind: kind))
+            metrics.opened(keyID: opened.keyID)
+            return opened
+        } catch .invalidToken {
+            return nil
+        } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
+        }
+    }
+}

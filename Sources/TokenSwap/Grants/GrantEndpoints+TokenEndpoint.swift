@@ -1,0 +1,55 @@
+import HTTPCore
+
+extension GrantEndpoints {
+    /// `POST /v1/<name>/token` (RFC 6749 §3.2, CONTRACT §8): one token endpoint for
+    /// standard client libraries. `grant_type` picks the swap, the refresh or (for providers
+    /// with a device endpoint) the device-token path, which then answer exactly as
+    /// `/v1/swap`, `/v1/refresh` and `/device/token` do. Clients are public
+    /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
+    /// provider's, else `401 invalid_client` (§5.2).
+    ///
+    /// Answers by callback, as swap and refresh do (standard clients refresh here); the
+    /// device grant, which awaits, runs as a task on `executor` (the connection's loop).
+    public func token(
+        _ request: HTTPRequest, provider: Provider, executor: (any TaskExecutor)?,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        let grantType: String
+        do throws(GrantError) {
+            let fields = try TokenRequestFields.decode(
+                request, reading: TokenRequestFields.tokenEndpointNames)
+            // In the body (RFC 6749 §2.3.1's public clients) or as Basic credentials with
+            // an empty secret (requests-oauthlib's default); the secret is not read.
+            let basic = request.headers["Authorization"].flatMap(BasicCredentials.init)
+            for clientID in [fields["client_id"], basic?.clientID]
+            where clientID.map({ $0 != provider.clientID }) ?? false {
+                throw GrantError.invalidClient
+            }
+            guard let value = fields["grant_type"] else {
+                throw GrantError.invalidRequest("grant_type is missing")
+            }
+            grantType = value
+        } catch {
+            // Refused before any grant ran, logged like the others.
+            return completion(Self.answer(.failure(error), provider: provider, grant: "token"))
+        }
+        switch grantType {
+        case TokenGrant.authorizationCodeType:
+            swap(request, provider: provider, completion: completion)
+        case TokenGrant.refreshTokenType:
+            refresh(request, provider: provider, completion: completion)
+        case ProviderDialect.deviceGrantType where provider.device != nil:
+            Task(executorPreference: executor) { [self] in
+                completion(await deviceToken(request, provider: provider))
+            }
+        default:
+            completion(
+                Self.answer(.failure(.unsupportedGrantType), provider: provider, grant: "token"))
+        }
+    }
+
+    /// `token`, awaited.
+    public func token(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await Self.awaiting { token(request, provider: provider, executor: nil, completion: $0) }
+    }
+}

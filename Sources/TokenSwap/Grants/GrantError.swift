@@ -1,0 +1,73 @@
+import HTTPClient
+import HTTPCore
+
+/// Every way a token request ends without tokens: the rows of CONTRACT §2's error table.
+/// `GrantError+Response.swift` is the one place that turns a case into status,
+/// body and headers; everything that fails (decoding, opening a sealed token, the
+/// upstream call, interpreting the provider's answer) ends as one of these cases.
+///
+/// Associated texts are written by this service and never contain request or response
+/// content (codes, tokens, secrets); provider bodies are carried as bytes, passed through
+/// to the client only, never logged.
+public enum GrantError: Error, Sendable, Equatable {
+    /// 400 `invalid_request`: a required field is missing or the body is malformed.
+    case invalidRequest(String)
+    /// 415 `invalid_request`: a Content-Type other than form or JSON.
+    case unsupportedMediaType
+    /// 404 `not_found`: an endpoint the provider does not have (e.g. the device flow of
+    /// a provider without a device endpoint).
+    case unknownProvider
+    /// 400 `invalid_grant`: the sealed refresh token cannot be opened; the provider was
+    /// not called.
+    case unopenableToken
+    /// The provider's own 4xx OAuth error (status other than 429), body verbatim.
+    case providerRejected(status: HTTPStatus, body: [UInt8])
+    /// The provider answered 429; `retryAfterSeconds` is its `Retry-After`, clamped
+    /// (CONTRACT §2), `body` its body when that is an OAuth error.
+    case providerThrottled(retryAfterSeconds: Int?, body: [UInt8]?)
+    /// 502 `upstream_error`: 5xx, or an answer that is not a valid token response.
+    case upstreamError(reason: String)
+    /// 502 `upstream_unreachable`: DNS, connect or TLS failed.
+    case upstreamUnreachable(reason: String)
+    /// 504 `upstream_timeout`: the upstream deadline passed.
+    case upstreamTimeout
+    /// 503 `temporarily_unavailable`: this service cannot take the request right now
+    /// (upstream pool full, shutting down, crypto library failing). Never caused by input.
+    case temporarilyUnavailable(reason: String)
+    /// 429 `rate_limited`: tokenswap's own per-client limit.
+    case rateLimited(retryAfterSeconds: Int)
+    /// 401 `invalid_client`: the `client_id` sent is not the provider's (CONTRACT §8).
+    case invalidClient
+    /// 400 `unsupported_grant_type`: a `grant_type` the token endpoint does not serve.
+    case unsupportedGrantType
+    /// 503 `temporarily_unavailable` with `Retry-After`: a revocation the provider could not
+    /// take (failed, throttled, timed out); the client keeps its token and retries
+    /// (RFC 7009 §2.2.1).
+    case revocationUnavailable(retryAfterSeconds: Int)
+    /// 400 `invalid_scope`: a device request asked for a scope outside the provider's
+    /// `_DEVICE_SCOPES` allow-list (RFC 6749 §5.2); the provider was not called.
+    case invalidScope
+    /// 400 `invalid_grant`: the sealed device code does not open (tampered, for another
+    /// provider or client, or a sealed refresh token); the provider was not called.
+    case unopenableDeviceCode
+    /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
+    /// `interval` is the device code's current polling interval in seconds.
+    case devicePoll(DevicePollError, interval: Int)
+}
+
+extension GrantError {
+    /// How a failed upstream exchange surfaces (CONTRACT §2): unreachable and TLS are
+    /// 502 `upstream_unreachable`, every deadline 504, broken or oversized answers 502
+    /// `upstream_error`, and our own capacity limits 503 so clients retry.
+    public init(_ clientError: HTTPClientError) {
+        switch clientError {
+        case .unreachable: self = .upstreamUnreachable(reason: clientError.description)
+        case .tls: self = .upstreamUnreachable(reason: clientError.description)
+        case .timeout: self = .upstreamTimeout
+        case .invalidURL, .invalidRequest, .protocolError, .responseTooLarge:
+            self = .upstreamError(reason: clientError.description)
+        case .poolExhausted, .shutdown, .resourcesExhausted:
+            self = .temporarilyUnavailable(reason: clientError.description)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import HTTPCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension GrantEndpoints {
+    /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
+    /// is asked per its introspection style and the answer normalised. A sealed refresh
+    /// token is never refreshed to find out: it is asked about as a refresh token where
+    /// the style can (RFC 7662), else as the access token it may be, which the provider
+    /// answers inactive (CONTRACT §8: the same call for a genuine and a random token; no
+    /// counter moves on opening). Served only for providers that introspect;
+    /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
+    public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "introspect") {
+            () async throws(GrantError) in
+            if let introspectionLimit,
+                case .limited(let seconds) = introspectionLimit.take(for: request)
+            {
+                metrics.rejected(.rateLimited)
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
+            let token = try Self.lifecycleToken(in: request)
+            let result: IntrospectionResult
+            do throws(GrantError) {
+                let kind =
+                    provider.lifecycle.introspectionStyle.knowsRefreshTokens
+                    ? try lifecycleToken(token, for: provider) : .accessToken(token)
+                result = try await introspection(of: kind, provider: provider)
+            } catch {
+                metrics.introspection(provider: provider.name, outcome: "failed")
+                throw error
+            }
+            metrics.introspection(provider: provider.name, outcome: result.label)
+            return result.response
+        }
+    }
+
+    private func introspection(of token: LifecycleToken, provider: Provider)
+        async throws(GrantError) -> IntrospectionResult
+    {
+        guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
+        return try await call(provider, upstream) { (answer) throws(GrantError) in
+            try provider.introspectionResult(answer, now: Int(time(nil)))
+        }
+    }
+}

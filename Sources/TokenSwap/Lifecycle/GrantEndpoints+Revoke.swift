@@ -1,0 +1,95 @@
+import HTTPCore
+import Sealing
+
+extension GrantEndpoints {
+    /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8): a token that opens as this
+    /// provider's sealed refresh token (natively or by one of its legacy formats, §9) is
+    /// revoked upstream as a refresh token, anything else as an access token. `200 {}`
+    /// whether the provider revoked it or calls it invalid, and for a token that does not
+    /// open (§2.2: no oracle); `503` with `Retry-After` when the provider failed (§2.2.1).
+    ///
+    /// Nothing the client sees depends on whether the token opened: the
+    /// `Tokenswap-Revocation` header follows the provider's style alone, every style that
+    /// has a provider API calls it for every token (a value its API cannot take goes as the
+    /// kind it can, and the provider calls it invalid), and opening moves no counter.
+    public func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+        await answer(provider: provider, grant: "revoke") {
+            () async throws(GrantError) in
+            let token = try Self.lifecycleToken(in: request)
+            let kind =
+                provider.lifecycle.revocationStyle.revokesRefreshTokens
+                ? try revocationToken(token, for: provider) : .accessToken(token)
+            guard let upstream = provider.revocationRequest(for: kind) else {
+                // CONTRACT §8 and §14 name this `broker` once tokenswap revokes grants itself;
+                // until then nothing is revoked, and the header must not claim otherwise.
+                metrics.revocation(provider: provider.name, .unsupported)
+                return Self.revocationAnswer("unsupported")
+            }
+            let outcome: ProviderRevocationOutcome
+            do {
+                outcome = ProviderRevocationOutcome.interpret(
+                    try await transport.send(upstream, timeoutSeconds: upstreamTimeoutSeconds),
+                    style: provider.lifecycle.revocationStyle)
+            } catch {
+                // Unreachable or too slow: the token may be live (§2.2.1).
+                outcome = .failed(
+                    retryAfterSeconds: ProviderRevocationOutcome.defaultRetryAfterSeconds)
+            }
+            metrics.revocation(provider: provider.name, outcome)
+            switch outcome {
+            case .revoked, .invalid, .unsupported: return Self.revocationAnswer("forwarded")
+            case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
+            }
+        }
+    }
+
+    /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).
+    static func lifecycleToken(in request: HTTPRequest) throws(GrantError) -> String {
+        let fields = try TokenRequestFields.decode(
+            request, reading: TokenRequestFields.lifecycleNames)
+        guard let token = fields["token"] else { throw .invalidRequest("token is missing") }
+        return token
+    }
+
+    /// RFC 7009 §2.2: `200` with an empty JSON object.
+    static func revocationAnswer(_ disposition: String) -> HTTPResponse {
+        var headers = TokenResponseHeaders.base
+        headers.add(name: "Tokenswap-Revocation", value: disposition)
+        return HTTPResponse(status: .ok, headers: headers, body: Array("{}".utf8))
+    }
+
+    /// What the client sent, as the provider is to see it: the raw refresh token when it
+    /// opens as this provider's sealed one, else the value itself as an access token. A
+    /// sealed token that does not open (tampered, another provider's) thus goes upstream
+    /// as an "access token" the provider does not know, and is answered like any invalid
+    /// token. Only a crypto library that stopped working is an error. Not `open(_:for:)`:
+    /// opening here counts nothing (CONTRACT §8: the metrics must not tell a genuine token
+    /// from a random one), and an access token in clear is the usual case, not a failure.
+    func lifecycleToken(_ token: String, for provider: Provider) throws(GrantError)
+        -> LifecycleToken
+    {
+        do {
+            let opened = try keyRing.open(token, context: Self.context(provider))
+            guard let raw = opened.plaintextString else { return .accessToken(token) }
+            return .refreshToken(raw)
+        } catch .invalidToken {
+            return .accessToken(token)
+        } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
+        }
+    }
+
+    /// `lifecycleToken`, then the provider's legacy formats (CONTRACT §9): a token an app
+    /// kept from the old swap service is revoked as the refresh token it holds, so signing
+    /// out works before the app's first refresh has moved it over.
+    func revocationToken(_ token: String, for provider: Provider) throws(GrantError)
+        -> LifecycleToken
+    {
+        let native = try lifecycleToken(token, for: provider)
+        guard case .accessToken = native, let legacy = openLegacy(token, for: provider),
+            let raw = legacy.plaintextString
+        else { return native }
+        return .refreshToken(raw)
+    }
+}

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Token buckets per client (`TOKENSWAP_RATE_LIMIT` per second, burst
+/// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory
+/// (`BucketTable`). A client is an IPv4 address, or an IPv6 prefix
+/// (`TOKENSWAP_RATE_LIMIT_IPV6_PREFIX`, /64 by default): one host holds a whole /64 and
+/// picks any address in it, so keying on the full address gave a rotating client a fresh
+/// bucket per request (and let it evict real clients' buckets).
+///
+/// One allocation usually holds far more than a /64: a site gets a /48, which is 65,536
+/// /64s, each a fresh client. So an IPv6 client's request also counts against its
+/// enclosing /48, which may make 16 times one client's allowance (CONTRACT §15); a request
+/// either table refuses is refused, and costs the other table nothing.
+public final class RateLimiter: Sendable {
+    public let ratePerSecond: Double
+    public let burst: Int
+    public let capacity: Int
+    /// IPv6 clients are counted per prefix of this many bits.
+    public let ipv6PrefixLength: Int
+    private let clients: BucketTable
+    /// The enclosing networks' allowance; nil when a client is already a /48 or wider.
+    private let networks: BucketTable?
+    private let clock: @Sendable () -> Double
+
+    /// The network every IPv6 client also counts against, and how many clients' worth of
+    /// requests it may make.
+    static let networkPrefixLength = 48
+    static let networkAllowanceFactor = 16
+
+    /// - Parameters:
+    ///   - capacity: most clients tracked at once, over all shards (and as many networks).
+    ///   - ipv6PrefixLength: bits of an IPv6 address that name one client (1 to 128).
+    ///   - clock: monotonic seconds; injected by tests.
+    public init(
+        ratePerSecond: Double, burst: Int, capacity: Int = 100_000, shardCount: Int = 16,
+        ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
+        clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds
+    ) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = max(1, burst)
+        self.ipv6PrefixLength = min(128, max(1, ipv6PrefixLength))
+        self.clients = BucketTable(
+            ratePerSecond: ratePerSecond, burst: self.burst, capacity: capacity,
+            shardCount: shardCount)
+        self.capacity = clients.capacity
+        if self.ipv6PrefixLength > Self.networkPrefixLength {
+            // Saturating: a burst near Int.max (a setting) must not trap when multiplied.
+            let (networkBurst, overflow) = self.burst.multipliedReportingOverflow(
+                by: Self.networkAllowanceFactor)
+            self.networks = BucketTable(
+                ratePerSecond: ratePerSecond * Double(Self.networkAllowanceFactor),
+                burst: overflow ? Int.max : networkBurst, capacity: capacity,
+                shardCount: shardCount)
+        } else {
+            self.networks = nil
+        }
+        self.clock = clock
+    }
+
+    /// Takes one request's token for `client` (an address).
+    public func take(for client: String) -> RateDecision {
+        let key = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
+        let now = clock()
+        let decision = clients.take(key, now: now)
+        guard decision == .allowed, let networks,
+            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
+        else { return decision }
+        let networkDecision = networks.take(network, now: now)
+        if networkDecision != .allowed { clients.giveBack(key) }
+        return networkDecision
+    }
+
+    /// Gives back the token `take(for:)` took for `client`, for a limit that counts
+    /// outcomes known only later (a right user code where only wrong ones count, a legacy
+    /// open that did not fail): the attempt takes first, so concurrent attempts cannot
+    /// pass the limit together, and one that does not count gives it back.
+    public func giveBack(for client: String) {
+        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength))
+        if let networks,
+            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
+        {
+            networks.giveBack(network)
+        }
+    }
+
+    /// Client buckets held right now (for tests and the bound).
+    public var trackedClients: Int { clients.count }
+
+    /// Network buckets held right now.
+    var trackedNetworks: Int { networks?.count ?? 0 }
+
+    /// Seconds since boot (CLOCK_MONOTONIC): never jumps with the wall clock.
+    public static let monotonicSeconds: @Sendable () -> Double = {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// What the rate limiter says about one request.
+public enum RateDecision: Sendable, Equatable {
+    case allowed
+    /// Over the limit: `Retry-After` in whole seconds, 1 or more.
+    case limited(retryAfterSeconds: Int)
+}
+
+extension RateLimiter {
+    /// The bucket `client` counts against: an IPv4 address (IPv4-mapped IPv6 included) is
+    /// its own bucket; an IPv6 address is its network, the first `ipv6PrefixLength` bits,
+    /// written `2001:db8:1:2::/64`. Anything else (`unknown`) is used as it is.
+    static func bucketKey(for client: String, ipv6PrefixLength: Int) -> String {
+        guard let address = AddressPrefix.parseAddress(client) else { return client }
+        guard !address.isIPv4, ipv6PrefixLength < 128 else { return address.description }
+        return address.masked(toPrefixLength: ipv6PrefixLength).description
+            + "/\(ipv6PrefixLength)"
+    }
+
+    /// The network an IPv6 `client` also counts against (`2001:db8:1::/48`); nil for IPv4
+    /// and anything that is not an address.
+    static func networkKey(for client: String, prefixLength: Int) -> String? {
+        guard let address = AddressPrefix.parseAddress(client), !address.isIPv4 else {
+            return nil
+        }
+        return address.masked(toPrefixLength: prefixLength).description + "/\(prefixLength)"
+    }
+}

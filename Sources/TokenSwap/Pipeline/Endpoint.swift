@@ -1,0 +1,109 @@
+import HTTPCore
+import HTTPServer
+
+/// What serves one endpoint of the service: its kind (which listener serves it and what
+/// the pipeline adds around it) and the handler. Endpoints are described as
+/// `ServiceRoute`s (`Route<Endpoint>`, the server's one route shape) and wrapped once by
+/// `RequestPipeline`.
+public struct Endpoint: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Grant endpoints (swap, refresh, …): rate limited, CORS applies, and their
+        /// answers carry an outcome for the log line.
+        case grant
+        /// `/healthz`, `/readyz`, `/metrics`: moved to the admin listener when
+        /// `TOKENSWAP_ADMIN_PORT` is set; never rate limited, not timed in metrics.
+        case operations
+        /// The embedded fake provider of `--sandbox`.
+        case sandbox
+        /// `OPTIONS` on a grant path, answered by the CORS policy (only registered when
+        /// `TOKENSWAP_CORS_ORIGINS` is set); never rate limited.
+        case preflight
+        /// RFC 8414 authorization server metadata (`/.well-known/…`): public documents,
+        /// never rate limited.
+        case discovery
+    }
+
+    /// An endpoint that awaits: run as a task on the connection's loop.
+    public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
+    public typealias Respond = @Sendable (EndpointAnswer) -> Void
+    /// An endpoint that answers by callback (`HTTPHandler.responding`): called on the
+    /// loop, it calls `respond` once. The grant endpoints on the hot path (swap, refresh)
+    /// are written so.
+    public typealias Responder = @Sendable (HTTPRequest, ServiceContext, @escaping Respond) -> Void
+
+    enum Serving: Sendable {
+        case responding(Responder)
+        case awaiting(Handler)
+    }
+
+    public let kind: Kind
+    let serving: Serving
+
+    public init(_ kind: Kind, handle: @escaping Handler) {
+        self.kind = kind
+        self.serving = .awaiting(handle)
+    }
+
+    public init(_ kind: Kind, respond: @escaping Responder) {
+        self.kind = kind
+        self.serving = .responding(respond)
+    }
+
+    /// The endpoint's answer to `request`, awaited whichever its shape.
+    public func answer(_ request: HTTPRequest, _ context: ServiceContext) async -> EndpointAnswer {
+        switch serving {
+        case .awaiting(let handle):
+            return await handle(request, context)
+        case .responding(let respond):
+            return await withCheckedContinuation { continuation in
+                respond(request, context) { continuation.resume(returning: $0) }
+            }
+        }
+    }
+}
+
+/// An endpoint of the service at its method and path.
+public typealias ServiceRoute = Route<Endpoint>
+
+/// An endpoint's response, and for a grant endpoint what happened (for the one log line
+/// the pipeline writes per request).
+public struct EndpointAnswer: Sendable {
+    public var response: HTTPResponse
+    public var outcome: RequestOutcome?
+
+    public init(_ response: HTTPResponse, outcome: RequestOutcome? = nil) {
+        self.response = response
+        self.outcome = outcome
+    }
+}
+
+/// What a token request did: which provider and grant (nil when it was refused before
+/// either was known), and how it ended (`ok` or the error code of `GrantError`).
+/// Never a field value: codes and tokens stay out.
+public struct RequestOutcome: Sendable, Equatable {
+    public var provider: String?
+    public var grant: String?
+    public var result: String
+
+    public init(provider: String?, grant: String?, result: String) {
+        self.provider = provider
+        self.grant = grant
+        self.result = result
+    }
+}
+
+/// What the pipeline hands an endpoint beside the request: the request id (echoed in
+/// the response and written in the log line), the matched route's path, and the
+/// connection's loop as an executor for an endpoint that answers by callback but needs a
+/// task for part of its work.
+public struct ServiceContext: Sendable {
+    public var requestID: String
+    public var routePath: String
+    public var executor: (any TaskExecutor)?
+
+    public init(requestID: String, routePath: String, executor: (any TaskExecutor)? = nil) {
+        self.requestID = requestID
+        self.routePath = routePath
+        self.executor = executor
+    }
+}
