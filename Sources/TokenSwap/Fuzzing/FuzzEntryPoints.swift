@@ -7,7 +7,7 @@
 /// its numbers (CONTRACT §7).
 ///
 /// Each entry point runs the service's own code, not a copy of it, except
-/// `pollDevice(envelope:now:)`, which repeats the steps of `TokenEndpoints.pollDevice`
+/// `pollDevice(envelope:now:)`, which repeats the steps of `GrantEndpoints.pollDevice`
 /// between opening the code and calling the provider (that function needs a provider
 /// and a key ring); it must follow that function when it changes.
 public enum FuzzEntryPoints {
@@ -86,7 +86,7 @@ public enum FuzzEntryPoints {
         case polled(first: Int, second: Int, secondWasTooSoon: Bool, afterProviderSlowDown: Int)
     }
 
-    /// Opens `plaintext` as an envelope and does what `TokenEndpoints.pollDevice` does with
+    /// Opens `plaintext` as an envelope and does what `GrantEndpoints.pollDevice` does with
     /// its numbers at wall-clock time `now` (Unix seconds): the remaining lifetime, the
     /// poll schedule's first poll and an immediate second one (RFC 8628 §3.5 `slow_down`,
     /// +5 s), then the provider's own `slow_down`.
