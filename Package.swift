@@ -84,9 +84,12 @@ let package = Package(
             ]
         ),
 
-        // Test support: child processes spawned and reaped without Foundation's Process.
+        // Test support: child processes spawned and reaped without Foundation's Process; a
+        // handler's response awaited outside a server.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
-        .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["CChildProcess", "HTTPServer"],
+            path: "Tests/TestSupport"),
 
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
@@ -98,7 +101,7 @@ let package = Package(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
-        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
+        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap", "TestSupport"]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).

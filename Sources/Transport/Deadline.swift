@@ -46,6 +46,15 @@ public struct Deadline: Sendable, Hashable, Comparable {
         uptimeNanoseconds <= now.uptimeNanoseconds
     }
 
+    /// The time from `start` to this point (zero when `start` is later): a duration
+    /// measured on the same clock as every deadline.
+    public func duration(since start: Deadline) -> Duration {
+        guard uptimeNanoseconds > start.uptimeNanoseconds else { return .zero }
+        let nanoseconds = uptimeNanoseconds - start.uptimeNanoseconds
+        return .seconds(nanoseconds / 1_000_000_000)
+            + .nanoseconds(nanoseconds % 1_000_000_000)
+    }
+
     /// The deadline as a Dispatch time, for timers.
     public var dispatchTime: DispatchTime {
         DispatchTime(uptimeNanoseconds: uptimeNanoseconds)

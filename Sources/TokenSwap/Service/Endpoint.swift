@@ -26,7 +26,7 @@ public struct Endpoint: Sendable {
     /// An endpoint that awaits: run as a task on the connection's loop.
     public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
     public typealias Respond = @Sendable (EndpointAnswer) -> Void
-    /// An endpoint that answers by callback (`HTTPHandler.responding`): called on the
+    /// An endpoint that answers by callback (an `HTTPHandler`): called on the
     /// loop, it calls `respond` once. The token endpoints on the hot path (swap, refresh)
     /// are written so.
     public typealias Responder = @Sendable (HTTPRequest, ServiceContext, @escaping Respond) -> Void
