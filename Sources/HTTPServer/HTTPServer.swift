@@ -207,10 +207,8 @@ public final class HTTPServer: Sendable {
         }
         for listener in stopping { listener.stop() }
         for table in tables { table.loop.execute { table.beginDraining() } }
-        let deadline =
-            DispatchTime.now().uptimeNanoseconds
-            + UInt64(max(0, drainDeadlineSeconds) * 1e9)
-        while connectionCount > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        let deadline = Deadline.after(seconds: drainDeadlineSeconds)
+        while connectionCount > 0, !deadline.hasPassed() {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for table in tables { table.loop.execute { table.closeAll() } }

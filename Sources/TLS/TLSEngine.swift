@@ -16,8 +16,9 @@ public final class TLSEngine {
         case needsMoreInput
     }
 
-    public enum ReadProgress {
-        case bytes(Int)
+    /// How the stream stands after `drainPlaintext`.
+    public enum DrainEnd {
+        /// Every complete record was decrypted; the next needs more socket bytes.
         case needsMoreInput
         /// The peer sent close_notify (RFC 8446 §6.1).
         case closed
@@ -201,17 +202,25 @@ public final class TLSEngine {
         }
     }
 
-    /// Decrypts what has arrived into `buffer` (up to `buffer.count` bytes).
-    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSRecordError)
-        -> ReadProgress
-    {
-        ERR_clear_error()
-        let read = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
-        if read > 0 { return .bytes(Int(read)) }
-        switch SSL_get_error(ssl, read) {
-        case SSL_ERROR_WANT_READ: return .needsMoreInput
-        case SSL_ERROR_ZERO_RETURN: return .closed
-        default: throw TLSRecordError(reason: TLSErrorQueue.drain("TLS read failed"))
+    /// Decrypts every complete record that has arrived and appends its plaintext to
+    /// `buffer`, one read at a time through `scratch` (16 KiB holds any record, RFC 8446
+    /// §5.1): the one drain the server and the client both use. On a thrown error the
+    /// plaintext of the records before it is already in `buffer`.
+    public func drainPlaintext(
+        into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
+    ) throws(TLSRecordError) -> DrainEnd {
+        while true {
+            ERR_clear_error()
+            let read = SSL_read(ssl, scratch.baseAddress, Int32(clamping: scratch.count))
+            if read > 0 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<Int(read)]))
+                continue
+            }
+            switch SSL_get_error(ssl, read) {
+            case SSL_ERROR_WANT_READ: return .needsMoreInput
+            case SSL_ERROR_ZERO_RETURN: return .closed
+            default: throw TLSRecordError(reason: TLSErrorQueue.drain("TLS read failed"))
+            }
         }
     }
 

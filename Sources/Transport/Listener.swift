@@ -181,7 +181,8 @@ public final class Listener: @unchecked Sendable {
         paused = true
         onPause?(reason)
         source.suspend()
-        queue.asyncAfter(deadline: .now() + retryDelaySeconds) { [self] in
+        queue.asyncAfter(deadline: Deadline.after(seconds: retryDelaySeconds).dispatchTime) {
+            [self] in
             guard paused, !stopped else { return }
             paused = false
             source.resume()
