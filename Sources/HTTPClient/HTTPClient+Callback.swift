@@ -8,7 +8,7 @@ extension HTTPClient {
     /// (no idle connection, a caller off the loops, a pooled connection the server had
     /// closed) goes through the async `send` in a task on the loop, so waiting for a
     /// slot, connecting, TLS and retries stay in one place.
-    public func send(
+    package func send(
         _ request: HTTPClientRequest, deadline: Deadline,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) {

@@ -10,11 +10,11 @@ import HTTPCore
 /// (BENCHMARKS.md, "Callback-shaped handlers"). Either way a handler that computes for long
 /// holds up the loop's other connections, so handlers keep to cheap work.
 public struct HTTPHandler: Sendable {
-    public typealias Responder = @Sendable (HTTPRequest, RequestContext, Respond) -> Void
+    package typealias Responder = @Sendable (HTTPRequest, RequestContext, Respond) -> Void
 
     /// How a handler answers, once: `respond(response)`, or `respond.fail()` when it
     /// could not make one.
-    public struct Respond: Sendable {
+    package struct Respond: Sendable {
         let answer: @Sendable (HTTPResponse?) -> Void
 
         /// `answer` receives the response, or nil for a failure.
@@ -22,17 +22,17 @@ public struct HTTPHandler: Sendable {
             self.answer = answer
         }
 
-        public func callAsFunction(_ response: HTTPResponse) { answer(response) }
+        package func callAsFunction(_ response: HTTPResponse) { answer(response) }
 
         /// The handler failed: the server answers its 500 (`ServerError.handlerFailed`,
         /// shaped by the configured error responder), which tells the client nothing
         /// about the cause.
-        public func fail() { answer(nil) }
+        package func fail() { answer(nil) }
     }
 
     let responder: Responder
 
-    public init(_ responder: @escaping Responder) {
+    package init(_ responder: @escaping Responder) {
         self.responder = responder
     }
 
@@ -46,7 +46,7 @@ public struct HTTPHandler: Sendable {
     /// A handler that runs `handler` as a task whose executor is the connection's loop
     /// (`context.executor`): awaiting I/O frees the loop for its other connections. A
     /// thrown error becomes the server's 500 (`Respond.fail`).
-    public static func async(
+    package static func async(
         _ handler: @escaping @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
     ) -> HTTPHandler {
         HTTPHandler { request, context, respond in
@@ -63,7 +63,7 @@ public struct HTTPHandler: Sendable {
 
 extension Route where Handler == HTTPHandler {
     /// A route served by an async function (`HTTPHandler.async`).
-    public init(
+    package init(
         _ method: HTTPMethod, _ path: String,
         async handler:
             @escaping @Sendable (HTTPRequest, RequestContext) async throws

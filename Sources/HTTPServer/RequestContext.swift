@@ -4,18 +4,18 @@ import Transport
 /// beside the request: never carried through the request's headers.
 public struct RequestContext: Sendable {
     /// The path of the route that matched (the registered path, without the query).
-    public var routePath: String
+    package var routePath: String
     /// When the request was complete and handed to its handler, on the clock of every
     /// deadline (`Deadline.now`).
-    public var started: Deadline
+    package var started: Deadline
     /// The event loop that owns the connection, as an executor: a handler that needs a
     /// task starts it here (`Task(executorPreference:)`, as `HTTPHandler.async` does), so
     /// it stays on the connection's thread. The one place it is handed down: the product's
     /// own context carries this one. nil outside a server (tests calling a handler
     /// directly).
-    public var executor: (any TaskExecutor)?
+    package var executor: (any TaskExecutor)?
 
-    public init(
+    package init(
         routePath: String, started: Deadline = .now,
         executor: (any TaskExecutor)? = nil
     ) {
