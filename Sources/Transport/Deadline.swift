@@ -50,9 +50,7 @@ package struct Deadline: Sendable, Hashable, Comparable {
     /// measured on the same clock as every deadline.
     package func duration(since start: Deadline) -> Duration {
         guard uptimeNanoseconds > start.uptimeNanoseconds else { return .zero }
-        let nanoseconds = uptimeNanoseconds - start.uptimeNanoseconds
-        return .seconds(nanoseconds / 1_000_000_000)
-            + .nanoseconds(nanoseconds % 1_000_000_000)
+        return .nanoseconds(Int64(clamping: uptimeNanoseconds - start.uptimeNanoseconds))
     }
 
     /// The deadline as a Dispatch time, for timers.
