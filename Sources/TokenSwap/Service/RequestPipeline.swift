@@ -50,7 +50,8 @@ public struct RequestPipeline: Sendable {
                 HTTPHandler { request, server, respond in
                     let (context, refused) = pipeline.begin(request, server, kind: kind)
                     if let refused { return respond(finish(request, refused, context)) }
-                    endpoint(request, context) { answer in respond(finish(request, answer, context))
+                    endpoint(request, context) { answer in
+                        respond(finish(request, answer, context))
                     }
                 }
             }
