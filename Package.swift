@@ -95,9 +95,12 @@ let package = Package(
             ]
         ),
 
-        // Test support: child processes spawned and reaped without Foundation's Process.
+        // Test support: child processes spawned and reaped without Foundation's Process; a
+        // handler's response awaited outside a server.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
-        .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["CChildProcess", "HTTPServer"],
+            path: "Tests/TestSupport"),
 
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
@@ -114,11 +117,14 @@ let package = Package(
             name: "TokenSwapFixtures",
             dependencies: ["TokenSwap", "HTTPServer", "HTTPClient", "HTTPCore", "Sealing"],
             path: "Tests/TokenSwapFixtures"),
-        .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures"]),
+        .testTarget(
+            name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
         // The sandbox's own behaviour, and the grant endpoints against it over real sockets.
         .testTarget(
             name: "TokenSwapSandboxTests",
-            dependencies: ["TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer"]),
+            dependencies: [
+                "TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer", "TestSupport",
+            ]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Drives the real `tokenswap` binary as a child process over real sockets, against
         // its sandbox and a separate stub provider process (Fixtures, run from the tree).

@@ -10,8 +10,8 @@ import Transport
 /// `send` suspends on continuations resumed from the event loops: no thread (loop,
 /// Dispatch worker or cooperative pool) blocks while a request is in flight. HTTP(S)
 /// proxies are not supported: connections go straight to the origin.
-public final class HTTPClient: Sendable {
-    public let configuration: HTTPClientConfiguration
+package final class HTTPClient: Sendable {
+    package let configuration: HTTPClientConfiguration
     let group: EventLoopGroup
     let tlsContext: TLSClientContext
     let resolver: NameResolver
@@ -26,7 +26,7 @@ public final class HTTPClient: Sendable {
     ///     (pass the server's group to share its loops).
     /// - Throws: `.tls(.configuration)` when the trust store or the extra CA file cannot
     ///   be loaded.
-    public init(
+    package init(
         configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
         eventLoopGroup: EventLoopGroup? = nil
     ) throws(HTTPClientError) {
@@ -46,14 +46,14 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the complete response (any status), or throws an
     /// `HTTPClientError` saying what failed. `timeoutSeconds` bounds the whole exchange:
     /// waiting for a connection, connecting, TLS, writing and reading.
-    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
+    package func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
         try await send(request, deadline: .after(seconds: timeoutSeconds))
     }
 
     /// Sends `request`; the whole exchange must end by `deadline`.
-    public func send(_ request: HTTPClientRequest, deadline: Deadline)
+    package func send(_ request: HTTPClientRequest, deadline: Deadline)
         async throws(HTTPClientError) -> HTTPResponse
     {
         guard !isShutDown.load(ordering: .relaxed) else { throw .shutdown }
@@ -99,7 +99,7 @@ public final class HTTPClient: Sendable {
 
     /// Closes idle connections and fails waiting requests; later `send`s throw
     /// `.shutdown`. Requests in flight finish, then their connections close.
-    public func shutdown() {
+    package func shutdown() {
         isShutDown.store(true, ordering: .relaxed)
         let all = pools.withLock { pools in
             defer { pools = [:] }

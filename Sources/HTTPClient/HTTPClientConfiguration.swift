@@ -1,25 +1,25 @@
 import HTTPCore
 
 /// The client's limits and deadlines, with their defaults in one place.
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// TCP connect, per attempt over all resolved addresses.
-    public var connectTimeoutSeconds: Double = 5
+    package var connectTimeoutSeconds: Double = 5
     /// TLS handshake after the TCP connect.
-    public var tlsHandshakeTimeoutSeconds: Double = 5
+    package var tlsHandshakeTimeoutSeconds: Double = 5
     /// Open connections per origin (idle + busy); more requests wait in a queue.
-    public var maxConnectionsPerOrigin: Int = 32
+    package var maxConnectionsPerOrigin: Int = 32
     /// Requests that may wait for a connection per origin before `poolExhausted`.
-    public var maxWaitersPerOrigin: Int = 1024
+    package var maxWaitersPerOrigin: Int = 1024
     /// An idle pooled connection is closed after this long unused.
-    public var idleTimeoutSeconds: Double = 30
+    package var idleTimeoutSeconds: Double = 30
     /// Sizes the response parser enforces: the head's limits as a server's, and a 1 MiB
     /// body, decoded (token responses are small; anything bigger is not one).
-    public var responseLimits = HTTPLimits.upstreamResponse
+    package var responseLimits = HTTPLimits.upstreamResponse
     /// How long a name resolution result is reused.
-    public var dnsCacheSeconds: Double = 30
+    package var dnsCacheSeconds: Double = 30
     /// An extra PEM bundle of CAs trusted in addition to the system store
     /// (`TOKENSWAP_CA_FILE`). Verification is always on; this only adds trust.
-    public var extraCAFilePath: String? = nil
+    package var extraCAFilePath: String? = nil
 
-    public init() {}
+    package init() {}
 }

@@ -3,14 +3,14 @@ import HTTPCore
 /// A request to an upstream: where it goes (origin + origin-form target) and what it
 /// carries. The client adds `Host`, `Content-Length` and framing; callers set the rest.
 public struct HTTPClientRequest: Sendable {
-    public var method: HTTPMethod
-    public var origin: Origin
+    package var method: HTTPMethod
+    package var origin: Origin
     /// The origin-form target, `/path?query` (RFC 9112 §3.2.1).
-    public var target: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var target: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(
+    package init(
         method: HTTPMethod, origin: Origin, target: String,
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
@@ -22,7 +22,7 @@ public struct HTTPClientRequest: Sendable {
     }
 
     /// A request to an absolute `http://` or `https://` URL.
-    public init(
+    package init(
         method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8] = []
     ) throws(HTTPClientError) {

@@ -1,18 +1,18 @@
 /// Where a connection goes: scheme, host and port (RFC 6454 §4). Pools are per origin.
-public struct Origin: Sendable, Hashable, CustomStringConvertible {
-    public enum Scheme: String, Sendable, Hashable {
+package struct Origin: Sendable, Hashable, CustomStringConvertible {
+    package enum Scheme: String, Sendable, Hashable {
         case http
         case https
 
         var defaultPort: UInt16 { self == .https ? 443 : 80 }
     }
 
-    public var scheme: Scheme
+    package var scheme: Scheme
     /// A DNS name or an IP literal, without brackets for IPv6.
-    public var host: String
-    public var port: UInt16
+    package var host: String
+    package var port: UInt16
 
-    public init(scheme: Scheme, host: String, port: UInt16? = nil) {
+    package init(scheme: Scheme, host: String, port: UInt16? = nil) {
         self.scheme = scheme
         self.host = host
         self.port = port ?? scheme.defaultPort
@@ -20,10 +20,10 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Host` field value (RFC 9112 §3.2): the port only when not the default,
     /// IPv6 literals in brackets (RFC 3986 §3.2.2).
-    public var hostField: String {
+    package var hostField: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port == scheme.defaultPort ? name : "\(name):\(port)"
     }
 
-    public var description: String { "\(scheme.rawValue)://\(hostField)" }
+    package var description: String { "\(scheme.rawValue)://\(hostField)" }
 }

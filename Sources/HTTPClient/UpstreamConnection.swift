@@ -1,5 +1,5 @@
-import TLS
 import HTTPCore
+import TLS
 import Transport
 
 #if canImport(Glibc)
@@ -110,24 +110,20 @@ final class UpstreamConnection: @unchecked Sendable {
         return decrypted
     }
 
-    /// Moves every decrypted byte into `plaintext`.
+    /// Moves every decrypted byte into `plaintext` (`TLSEngine.drainPlaintext`).
     private func decrypt(_ tls: TLSEngine) -> Intake {
         if decryptScratch.isEmpty { decryptScratch = [UInt8](repeating: 0, count: 16 * 1024) }
-        while true {
-            let progress: TLSEngine.ReadProgress
-            do {
-                progress = try decryptScratch.withUnsafeMutableBytes {
-                    raw throws(TLSRecordError) in
-                    try tls.readPlaintext(into: raw)
-                }
-            } catch {
-                return .failed("\(error)")
+        let end: TLSEngine.DrainEnd
+        do {
+            end = try decryptScratch.withUnsafeMutableBytes { raw throws(TLSRecordError) in
+                try tls.drainPlaintext(into: &plaintext, scratch: raw)
             }
-            switch progress {
-            case .bytes(let count): plaintext.append(contentsOf: decryptScratch[0..<count])
-            case .needsMoreInput: return .open
-            case .closed: return .endOfStream
-            }
+        } catch {
+            return .failed("\(error)")
+        }
+        switch end {
+        case .needsMoreInput: return .open
+        case .closed: return .endOfStream
         }
     }
 

@@ -1,10 +1,10 @@
 /// An absolute `http`/`https` URL split into origin and origin-form target
 /// (RFC 3986 §3). Userinfo is refused: credentials never travel in a URL here.
 public struct UpstreamURL: Sendable, Hashable {
-    public var origin: Origin
-    public var target: String
+    package var origin: Origin
+    package var target: String
 
-    public init(_ text: String) throws(HTTPClientError) {
+    package init(_ text: String) throws(HTTPClientError) {
         let scheme: Origin.Scheme
         var rest: Substring
         if let r = Self.dropPrefixIgnoringCase("https://", text) {

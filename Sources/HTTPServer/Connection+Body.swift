@@ -63,10 +63,10 @@ extension Connection {
     /// Hands the complete request to its handler and stops reading until the response
     /// is written: pipelined bytes wait (RFC 9112 §9.3.2, answers in order).
     ///
-    /// The handler runs on this connection's loop (a responder is called in place; an
-    /// awaiting handler is a task whose executor is the loop), so parsing, routing, the
-    /// handler, an upstream exchange on a connection of the same loop and the response
-    /// all happen on one thread with no hop.
+    /// The handler is called in place on this connection's loop (an async handler's task
+    /// has the loop as its executor), so parsing, routing, the handler, an upstream
+    /// exchange on a connection of the same loop and the response all happen on one
+    /// thread with no hop.
     ///
     /// Reading is paused lazily: only when the socket turns readable while a request is
     /// in progress (see `readable()`). Most clients send nothing until they have the
@@ -84,33 +84,33 @@ extension Connection {
             // Through the queue, not inline: a buffer of pipelined requests to unknown
             // paths would otherwise recurse (respond → send → next request → respond…).
             channel.loop.execute { [self] in respond(response) }
-        case .handler(.responding(let responder), let routePath):
+        case .handler(let handler, let routePath):
             let loop = channel.loop
             handlerRunning = true
             let context = RequestContext(routePath: routePath, executor: loop)
-            responder(request, context) { [self] response in
-                // In place only when called later on the loop: an answer given before the
-                // responder returned would recurse through pipelined requests, and one
-                // from another thread must not touch the connection.
-                if loop.inLoop, !handlerRunning {
-                    respond(response)
-                } else {
-                    loop.execute { [self] in respond(response) }
-                }
-            }
+            handler(
+                request, context,
+                HTTPHandler.Respond { [self] response in
+                    // In place only when called later on the loop: an answer given before
+                    // the handler returned would recurse through pipelined requests, and
+                    // one from another thread must not touch the connection.
+                    if loop.inLoop, !handlerRunning {
+                        answer(response)
+                    } else {
+                        loop.execute { [self] in answer(response) }
+                    }
+                })
             handlerRunning = false
-        case .handler(.awaiting(let handler), let routePath):
-            let context = RequestContext(routePath: routePath, executor: channel.loop)
-            Task(executorPreference: channel.loop) { [self] in
-                let response: HTTPResponse
-                do {
-                    response = try await handler(request, context)
-                } catch {
-                    response = configuration.errorResponse(.handlerFailed, for: request)
-                }
-                // Back on the loop: the task's executor is the loop.
-                respond(response)
-            }
         }
+    }
+
+    /// A handler's answer, or for its failure (nil) the configured 500. The error
+    /// responder is given the request without its body (the head is all it reads); the
+    /// body was the handler's.
+    private func answer(_ response: HTTPResponse?) {
+        if let response { return respond(response) }
+        guard let head else { return }
+        let request = head.request(body: [], remoteAddress: channel.peerAddress?.host)
+        respond(configuration.errorResponse(.handlerFailed, for: request))
     }
 }

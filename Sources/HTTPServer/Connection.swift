@@ -42,8 +42,8 @@ final class Connection: @unchecked Sendable {
     /// connection's entry while it waits.
     var waiting: (table: WaitingConnections, client: ClientConnectionCounts.ClientKey?)?
     var waitingToken: UInt64?
-    /// A responding handler is being called inside `dispatch` (its answer, if it gives
-    /// one before returning, is queued rather than written in place).
+    /// A handler is being called inside `dispatch` (its answer, if it gives one before
+    /// returning, is queued rather than written in place).
     var handlerRunning = false
 
     init(

@@ -79,29 +79,25 @@ final class ConnectionStream {
         return result
     }
 
-    /// Moves every decrypted byte into `buffer`, one record at a time through `scratch`.
+    /// Moves every decrypted byte into `buffer` through `scratch` (`TLSEngine.drainPlaintext`).
     private func decrypt(
         _ tls: TLSEngine, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
     ) -> ReceiveResult {
-        var total = 0
-        while true {
-            let progress: TLSEngine.ReadProgress
-            do {
-                progress = try tls.readPlaintext(into: scratch)
-            } catch {
-                flush()
-                return .failed(errno: EPROTO)
-            }
-            switch progress {
-            case .bytes(let count):
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                total += count
-            case .needsMoreInput:
-                return total > 0 ? .received(total) : .wouldBlock
-            case .closed:
-                // close_notify (RFC 8446 §6.1): the client's end of the request stream.
-                return total > 0 ? .received(total) : .endOfFile
-            }
+        let before = buffer.count
+        let end: TLSEngine.DrainEnd
+        do {
+            end = try tls.drainPlaintext(into: &buffer, scratch: scratch)
+        } catch {
+            flush()
+            return .failed(errno: EPROTO)
+        }
+        let total = buffer.count - before
+        switch end {
+        case .needsMoreInput:
+            return total > 0 ? .received(total) : .wouldBlock
+        case .closed:
+            // close_notify (RFC 8446 §6.1): the client's end of the request stream.
+            return total > 0 ? .received(total) : .endOfFile
         }
     }
 

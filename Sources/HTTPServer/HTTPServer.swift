@@ -14,8 +14,8 @@ import Transport
 /// await server.shutdown(drainDeadlineSeconds: 10)
 /// ```
 public final class HTTPServer: Sendable {
-    public let configuration: ServerConfiguration
-    public let group: EventLoopGroup
+    package let configuration: ServerConfiguration
+    package let group: EventLoopGroup
     private let router: Router
     private let tables: [LoopConnections]
     private let listeners = Mutex<[Listener]>([])
@@ -27,7 +27,7 @@ public final class HTTPServer: Sendable {
     /// The counts of listeners with a cap of their own.
     private let ownCounters = Mutex<[ConnectionCounter]>([])
 
-    public init(
+    package init(
         configuration: ServerConfiguration = ServerConfiguration(), router: Router,
         group: EventLoopGroup? = nil
     ) {
@@ -54,7 +54,7 @@ public final class HTTPServer: Sendable {
     /// once here) with the server's router, over TLS when the configuration has a
     /// certificate, and returns the bound address.
     @discardableResult
-    public func start(host: String, port: UInt16) throws(TransportError) -> SocketAddress {
+    package func start(host: String, port: UInt16) throws(TransportError) -> SocketAddress {
         try addListener(host: host, port: port, router: router, tls: configuration.tls)
     }
 
@@ -72,7 +72,7 @@ public final class HTTPServer: Sendable {
     /// connections waiting for a request closes the one that waited longest instead of
     /// being refused.
     @discardableResult
-    public func addListener(
+    package func addListener(
         host: String, port: UInt16, router: Router, maxConnections: Int? = nil,
         maxConnectionsPerClient: Int? = nil, headerTimeoutSeconds: Double? = nil,
         tls: TLSServerContextStore? = nil
@@ -173,7 +173,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections open right now, over all listeners.
-    public var connectionCount: Int {
+    package var connectionCount: Int {
         openConnections.current + ownCounters.withLock { $0.reduce(0) { $0 + $1.current } }
     }
 
@@ -187,7 +187,7 @@ public final class HTTPServer: Sendable {
     /// Open connections and, of those, the idle keep-alive ones (waiting for a next
     /// request). Each loop counts its own on its queue, so this awaits every loop once:
     /// meant for a metrics scrape, not a hot path.
-    public func connectionCounts() async -> (open: Int, idle: Int) {
+    package func connectionCounts() async -> (open: Int, idle: Int) {
         var idle = 0
         for table in tables {
             idle += await withCheckedContinuation { continuation in
@@ -200,17 +200,15 @@ public final class HTTPServer: Sendable {
     /// Graceful shutdown: stop accepting, close idle keep-alive connections, let requests
     /// in flight finish and answer (with `Connection: close`) until `drainDeadlineSeconds`,
     /// then close whatever is left. Returns when every connection is closed.
-    public func shutdown(drainDeadlineSeconds: Double) async {
+    package func shutdown(drainDeadlineSeconds: Double) async {
         let stopping = listeners.withLock { all in
             defer { all = [] }
             return all
         }
         for listener in stopping { listener.stop() }
         for table in tables { table.loop.execute { table.beginDraining() } }
-        let deadline =
-            DispatchTime.now().uptimeNanoseconds
-            + UInt64(max(0, drainDeadlineSeconds) * 1e9)
-        while connectionCount > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        let deadline = Deadline.after(seconds: drainDeadlineSeconds)
+        while connectionCount > 0, !deadline.hasPassed() {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for table in tables { table.loop.execute { table.closeAll() } }

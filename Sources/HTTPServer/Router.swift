@@ -2,9 +2,9 @@ import HTTPCore
 
 /// Exact-path routes by method. The product registers every path it serves at start-up
 /// (providers are known then), so no patterns are needed.
-public struct Router: Sendable {
+package struct Router: Sendable {
     /// What a request maps to.
-    public enum Resolution: Sendable {
+    package enum Resolution: Sendable {
         case handler(HTTPHandler, routePath: String)
         case error(ServerError)
     }
@@ -14,12 +14,12 @@ public struct Router: Sendable {
     /// Serves each route; a later route for the same method and path replaces an earlier
     /// one. A GET route also answers HEAD (RFC 9110 §9.3.2), with the GET headers and no
     /// body.
-    public init(_ routes: [Route<HTTPHandler>] = []) {
+    package init(_ routes: [Route<HTTPHandler>] = []) {
         for route in routes { self.routes[route.path, default: [:]][route.method] = route.handler }
     }
 
     /// The one entry point: the handler for `method` at `path`, or the error to answer.
-    public func resolve(method: HTTPMethod, path: Substring) -> Resolution {
+    package func resolve(method: HTTPMethod, path: Substring) -> Resolution {
         let key = String(path)
         guard let byMethod = routes[key] else { return .error(.notFound) }
         if let handler = byMethod[method] { return .handler(handler, routePath: key) }

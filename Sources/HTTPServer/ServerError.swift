@@ -15,7 +15,7 @@ public enum ServerError: Error, Sendable, Equatable {
     /// The server is over a capacity limit (body bytes in flight): retry later.
     case overloaded
 
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -26,7 +26,7 @@ public enum ServerError: Error, Sendable, Equatable {
         }
     }
 
-    public var code: String {
+    package var code: String {
         switch self {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
@@ -37,7 +37,7 @@ public enum ServerError: Error, Sendable, Equatable {
         }
     }
 
-    public var errorDescription: String {
+    package var errorDescription: String {
         switch self {
         case .notFound: "No resource at this path."
         case .methodNotAllowed: "This method is not allowed on this path."
@@ -50,7 +50,7 @@ public enum ServerError: Error, Sendable, Equatable {
 
     /// The default answer when the product supplies no `ErrorResponder`: the reason in
     /// plain text. The product shapes its own (CONTRACT §2's JSON error bodies).
-    public static let plainResponder: ErrorResponder = { error, _ in
+    package static let plainResponder: ErrorResponder = { error, _ in
         HTTPResponse(
             status: error.status,
             headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),

@@ -7,12 +7,12 @@ import Dispatch
 /// Waits for the first of some signals, through DispatchSourceSignal (no work in a C
 /// signal handler). Each signal's default action is ignored first, otherwise SIGTERM
 /// would kill the process before the source could see it.
-public final class ShutdownSignal {
+package final class ShutdownSignal {
     private let sources: [any DispatchSourceSignal]
     private let stream: AsyncStream<Int32>
 
     /// Starts watching at once: a signal that arrives before `wait()` is kept.
-    public init(signals: [Int32]) {
+    package init(signals: [Int32]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
         let queue = DispatchQueue(label: "tokenswap.signals")
@@ -26,7 +26,7 @@ public final class ShutdownSignal {
     }
 
     /// The first signal received.
-    public func wait() async -> Int32 {
+    package func wait() async -> Int32 {
         for await number in stream { return number }
         return SIGTERM
     }

@@ -8,10 +8,10 @@ import COpenSSL
 /// changed afterwards; OpenSSL documents a configured `SSL_CTX` as safe to share
 /// between threads for `SSL_new` (its reference counts and session cache are locked
 /// internally). `pointer` is a `let`.
-public final class TLSClientContext: @unchecked Sendable {
+package final class TLSClientContext: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    public init(extraCAFilePath: String?) throws(TLSFailure) {
+    package init(extraCAFilePath: String?) throws(TLSFailure) {
         ERR_clear_error()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .configuration(reason: TLSErrorQueue.drain("SSL_CTX_new failed"))
@@ -40,7 +40,7 @@ public final class TLSClientContext: @unchecked Sendable {
     }
 
     /// Sessions OpenSSL's internal cache holds (0: the pool's own store is the only one).
-    public var internalCacheSessionCount: Int { tokenswap_SSL_CTX_sess_number(pointer) }
+    package var internalCacheSessionCount: Int { tokenswap_SSL_CTX_sess_number(pointer) }
 
     deinit {
         SSL_CTX_free(pointer)

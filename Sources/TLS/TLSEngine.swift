@@ -9,15 +9,16 @@ import COpenSSL
 /// Not thread-safe: owned by one connection and used only on its event loop. OpenSSL's
 /// error queue is per thread, so each call clears it first and reads it before
 /// returning, inside one Dispatch block.
-public final class TLSEngine {
-    public enum HandshakeProgress {
+package final class TLSEngine {
+    package enum HandshakeProgress {
         case complete
         /// Send `takeCiphertext()` and feed more socket bytes.
         case needsMoreInput
     }
 
-    public enum ReadProgress {
-        case bytes(Int)
+    /// How the stream stands after `drainPlaintext`.
+    package enum DrainEnd {
+        /// Every complete record was decrypted; the next needs more socket bytes.
         case needsMoreInput
         /// The peer sent close_notify (RFC 8446 §6.1).
         case closed
@@ -32,13 +33,13 @@ public final class TLSEngine {
     /// The most ciphertext the inbound BIO has held at once since it was made: its
     /// buffer's size, about.
     private var inboundHighWater = 0
-    public private(set) var handshakeComplete = false
+    package private(set) var handshakeComplete = false
     /// The context this session was made from, kept alive as long as the session: a
     /// server context replaced by a reload stays with the connections that use it.
     private let context: AnyObject
 
     /// A client session to `serverName` (hostname check and SNI), resuming `session`.
-    public convenience init(
+    package convenience init(
         context: TLSClientContext, serverName: String, session: TLSSession? = nil
     ) throws(TLSFailure) {
         try self.init(pointer: context.pointer, owner: context)
@@ -48,7 +49,7 @@ public final class TLSEngine {
     }
 
     /// A server session (the SSL_accept side) with `context`'s certificate and key.
-    public convenience init(context: TLSServerContext) throws(TLSFailure) {
+    package convenience init(context: TLSServerContext) throws(TLSFailure) {
         try self.init(pointer: context.pointer, owner: context)
         SSL_set_accept_state(ssl)
     }
@@ -91,7 +92,7 @@ public final class TLSEngine {
         }
     }
 
-    public static func isIPLiteral(_ host: String) -> Bool {
+    package static func isIPLiteral(_ host: String) -> Bool {
         host.contains(":") || host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
     }
 
@@ -103,7 +104,7 @@ public final class TLSEngine {
         return bio
     }
 
-    public func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
+    package func receiveCiphertext(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         // A memory BIO grows to take everything; it fails only on allocation failure.
         _ = BIO_write(inbound, base, Int32(clamping: bytes.count))
@@ -114,7 +115,7 @@ public final class TLSEngine {
     /// (a memory BIO keeps the largest size it ever had): a connection waiting for its
     /// next request then holds no ciphertext buffer of its own. Bytes of an incomplete
     /// record are in OpenSSL's record buffer, not in the BIO, so nothing is lost.
-    public func releaseInputBuffer(keptBytes: Int = 1024) {
+    package func releaseInputBuffer(keptBytes: Int = 1024) {
         guard inboundHighWater > keptBytes, BIO_ctrl_pending(inbound) == 0,
             let fresh = Self.makeInboundBIO()
         else { return }
@@ -124,7 +125,7 @@ public final class TLSEngine {
     }
 
     /// Ciphertext waiting to be sent, appended to `buffer`.
-    public func takeCiphertext(into buffer: inout [UInt8]) {
+    package func takeCiphertext(into buffer: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(outbound))
         guard pending > 0 else { return }
         outboundHighWater = max(outboundHighWater, pending)
@@ -138,7 +139,7 @@ public final class TLSEngine {
 
     /// Frees the outbound BIO's buffer when everything was taken and it has grown past
     /// `keptBytes` (the handshake's flight, a large response): see `releaseInputBuffer`.
-    public func releaseOutputBuffer(keptBytes: Int = 1024) {
+    package func releaseOutputBuffer(keptBytes: Int = 1024) {
         guard outboundHighWater > keptBytes, BIO_ctrl_pending(outbound) == 0,
             let fresh = BIO_new(BIO_s_mem())
         else { return }
@@ -147,9 +148,9 @@ public final class TLSEngine {
         outboundHighWater = 0
     }
 
-    public var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
+    package var hasCiphertextToSend: Bool { BIO_ctrl_pending(outbound) > 0 }
 
-    public func handshake() throws(TLSFailure) -> HandshakeProgress {
+    package func handshake() throws(TLSFailure) -> HandshakeProgress {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
@@ -188,7 +189,7 @@ public final class TLSEngine {
     }
 
     /// Encrypts all of `bytes`; the ciphertext is then in `takeCiphertext`.
-    public func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSRecordError) {
+    package func writePlaintext(_ bytes: UnsafeRawBufferPointer) throws(TLSRecordError) {
         var offset = 0
         while offset < bytes.count {
             ERR_clear_error()
@@ -201,23 +202,31 @@ public final class TLSEngine {
         }
     }
 
-    /// Decrypts what has arrived into `buffer` (up to `buffer.count` bytes).
-    public func readPlaintext(into buffer: UnsafeMutableRawBufferPointer) throws(TLSRecordError)
-        -> ReadProgress
-    {
-        ERR_clear_error()
-        let read = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
-        if read > 0 { return .bytes(Int(read)) }
-        switch SSL_get_error(ssl, read) {
-        case SSL_ERROR_WANT_READ: return .needsMoreInput
-        case SSL_ERROR_ZERO_RETURN: return .closed
-        default: throw TLSRecordError(reason: TLSErrorQueue.drain("TLS read failed"))
+    /// Decrypts every complete record that has arrived and appends its plaintext to
+    /// `buffer`, one read at a time through `scratch` (16 KiB holds any record, RFC 8446
+    /// §5.1): the one drain the server and the client both use. On a thrown error the
+    /// plaintext of the records before it is already in `buffer`.
+    package func drainPlaintext(
+        into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
+    ) throws(TLSRecordError) -> DrainEnd {
+        while true {
+            ERR_clear_error()
+            let read = SSL_read(ssl, scratch.baseAddress, Int32(clamping: scratch.count))
+            if read > 0 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<Int(read)]))
+                continue
+            }
+            switch SSL_get_error(ssl, read) {
+            case SSL_ERROR_WANT_READ: return .needsMoreInput
+            case SSL_ERROR_ZERO_RETURN: return .closed
+            default: throw TLSRecordError(reason: TLSErrorQueue.drain("TLS read failed"))
+            }
         }
     }
 
     /// The session to resume on the next connection to this origin, when the server
     /// issued one (TLS 1.3 tickets arrive after the handshake, so ask after a read).
-    public func resumableSession() -> TLSSession? {
+    package func resumableSession() -> TLSSession? {
         guard let session = SSL_get1_session(ssl) else { return nil }
         guard SSL_SESSION_is_resumable(session) == 1 else {
             SSL_SESSION_free(session)
@@ -226,16 +235,16 @@ public final class TLSEngine {
         return TLSSession(owning: session)
     }
 
-    public var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
+    package var sessionWasReused: Bool { SSL_session_reused(ssl) == 1 }
 
     /// The peer's close_notify has arrived (RFC 8446 §6.1). Without it, a TCP end of file
     /// may be an attacker (or a middlebox) cutting the stream short.
-    public var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
+    package var receivedCloseNotify: Bool { SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN != 0 }
 
     /// Queues a TLS 1.3 KeyUpdate that asks the peer to update its keys too (RFC 8446
     /// §4.6.3); the caller sends `takeCiphertext`. False when the session cannot (TLS
     /// 1.2, or the handshake is not complete).
-    public func requestKeyUpdate() -> Bool {
+    package func requestKeyUpdate() -> Bool {
         ERR_clear_error()
         guard SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 else {
             ERR_clear_error()
@@ -248,7 +257,7 @@ public final class TLSEngine {
     }
 
     /// Queues close_notify (RFC 8446 §6.1); the caller sends `takeCiphertext` if it can.
-    public func close() {
+    package func close() {
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
         ERR_clear_error()

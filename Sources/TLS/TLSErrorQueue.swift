@@ -2,16 +2,16 @@ import COpenSSL
 
 /// Reads OpenSSL's per-thread error queue into text. OpenSSL's reason strings name the
 /// library, function and check that failed; they never contain key or payload bytes.
-public enum TLSErrorQueue {
+package enum TLSErrorQueue {
     /// Every queued error as text after `context`, emptying the queue.
-    public static func drain(_ context: String) -> String {
+    package static func drain(_ context: String) -> String {
         var reasons: [String] = []
         for code in codes() { reasons.append(text(code)) }
         return reasons.isEmpty ? context : "\(context): \(reasons.joined(separator: "; "))"
     }
 
     /// Every queued error code, oldest first, emptying the queue.
-    public static func codes() -> [UInt] {
+    package static func codes() -> [UInt] {
         var codes: [UInt] = []
         while true {
             let code = ERR_get_error()
@@ -21,7 +21,7 @@ public enum TLSErrorQueue {
         return codes
     }
 
-    public static func text(_ code: UInt) -> String {
+    package static func text(_ code: UInt) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &buffer, buffer.count)
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -1,12 +1,12 @@
 /// A TLS record could not be encrypted or decrypted after the handshake (a bad MAC, an
 /// unexpected message, an alert from the peer). The reason comes from OpenSSL's error
 /// queue: it names the check that failed, never record contents.
-public struct TLSRecordError: Error, Sendable, CustomStringConvertible {
-    public let reason: String
+package struct TLSRecordError: Error, Sendable, CustomStringConvertible {
+    package let reason: String
 
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }

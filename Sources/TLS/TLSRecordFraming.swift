@@ -6,7 +6,7 @@
 ///
 /// It only follows the framing; it checks nothing (the engine does). Input that is not
 /// TLS gives a figure no larger than one header plus the largest fragment length.
-public struct TLSRecordFraming: Sendable, Equatable {
+package struct TLSRecordFraming: Sendable, Equatable {
     private static let headerBytes = 5
     /// Header bytes of the current record seen so far (0: between records).
     private var headerSeen = 0
@@ -15,16 +15,16 @@ public struct TLSRecordFraming: Sendable, Equatable {
     /// Fragment bytes of the current record not yet seen.
     private var fragmentRemaining = 0
 
-    public init() {}
+    package init() {}
 
     /// Bytes of the record in progress seen so far: 0 when every byte seen ended a record.
-    public var partialRecordBytes: Int {
+    package var partialRecordBytes: Int {
         headerSeen < Self.headerBytes
             ? headerSeen : headerSeen + fragmentLength - fragmentRemaining
     }
 
     /// Follows `bytes`, the next bytes of the stream.
-    public mutating func advance(over bytes: UnsafeRawBufferPointer) {
+    package mutating func advance(over bytes: UnsafeRawBufferPointer) {
         var index = 0
         while index < bytes.count {
             if headerSeen < Self.headerBytes {

@@ -9,15 +9,15 @@ import COpenSSL
 /// changed afterwards; OpenSSL documents a configured `SSL_CTX` as safe to share
 /// between threads for `SSL_new` (reference counts and the session cache are locked
 /// internally). Every stored property is a `let`.
-public final class TLSServerContext: @unchecked Sendable {
+package final class TLSServerContext: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The leaf certificate's notAfter, seconds since the epoch.
-    public let notAfterSeconds: Int64
+    package let notAfterSeconds: Int64
 
     /// Loads `certificateChainFile` (PEM, leaf first) and `keyFile` (PEM) and checks that
     /// the key belongs to the leaf. Errors name the file and OpenSSL's check, never key
     /// bytes.
-    public init(certificateChainFile: String, keyFile: String) throws(TLSFailure) {
+    package init(certificateChainFile: String, keyFile: String) throws(TLSFailure) {
         ERR_clear_error()
         guard let ctx = SSL_CTX_new(TLS_server_method()) else {
             throw .configuration(reason: TLSErrorQueue.drain("SSL_CTX_new failed"))

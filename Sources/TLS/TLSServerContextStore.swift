@@ -3,13 +3,13 @@ import Synchronization
 /// The server's current certificate and key, replaced only by a pair that loads and
 /// matches (CONTRACT §10): a bad new pair leaves the last good one in place. New
 /// connections take `context`; open ones keep the context they were made from.
-public final class TLSServerContextStore: Sendable {
-    public let certificateChainFile: String
-    public let keyFile: String
+package final class TLSServerContextStore: Sendable {
+    package let certificateChainFile: String
+    package let keyFile: String
     private let current: Mutex<TLSServerContext>
 
     /// Loads the pair; a bad pair at start-up is an error (there is no last good one).
-    public init(certificateChainFile: String, keyFile: String) throws(TLSFailure) {
+    package init(certificateChainFile: String, keyFile: String) throws(TLSFailure) {
         self.certificateChainFile = certificateChainFile
         self.keyFile = keyFile
         let context = try TLSServerContext(
@@ -18,12 +18,12 @@ public final class TLSServerContextStore: Sendable {
     }
 
     /// The pair new connections use.
-    public var context: TLSServerContext { current.withLock { $0 } }
+    package var context: TLSServerContext { current.withLock { $0 } }
 
     /// Loads the files again and, when they load and match, serves them from now on.
     /// - Throws: why the new pair was refused; the current one is kept.
     @discardableResult
-    public func reload() throws(TLSFailure) -> TLSServerContext {
+    package func reload() throws(TLSFailure) -> TLSServerContext {
         let context = try TLSServerContext(
             certificateChainFile: certificateChainFile, keyFile: keyFile)
         current.withLock { $0 = context }

@@ -5,7 +5,7 @@ import COpenSSL
 /// `@unchecked Sendable`: the wrapped `SSL_SESSION` is never mutated after it is
 /// obtained; OpenSSL reference-counts sessions with locking, and `SSL_set_session` only
 /// reads it (taking its own reference), so sharing it between loops is safe.
-public final class TLSSession: @unchecked Sendable {
+package final class TLSSession: @unchecked Sendable {
     let pointer: OpaquePointer
 
     init(owning pointer: OpaquePointer) {

@@ -1,5 +1,5 @@
 /// Why a `Listener` stopped accepting for a while.
-public enum AcceptPause: Sendable, Equatable {
+package enum AcceptPause: Sendable, Equatable {
     /// Open connections reached `maxConnections`.
     case connectionCap
     /// accept4 failed with EMFILE, ENFILE, ENOBUFS or ENOMEM.

@@ -9,17 +9,17 @@ import Synchronization
 /// site, RFC 6177) may hold `siteMultiplier` times the per-client cap, so one allocation
 /// cannot mint 65,536 fresh clients (CONTRACT §15). An IPv4-mapped IPv6 address is its
 /// IPv4 address.
-public final class ClientConnectionCounts: Sendable {
-    public let maxPerClient: Int
-    public let ipv6PrefixLength: Int
+package final class ClientConnectionCounts: Sendable {
+    package let maxPerClient: Int
+    package let ipv6PrefixLength: Int
     /// What the enclosing /48 may hold: `siteMultiplier` times `maxPerClient`.
-    public let maxPerSite: Int
-    public static let siteMultiplier = 16
+    package let maxPerSite: Int
+    package static let siteMultiplier = 16
     static let sitePrefixLength = 48
     private let counts = Mutex<[ClientKey: Int]>([:])
 
     /// `ipv6PrefixLength` is clamped to 1...128.
-    public init(maxPerClient: Int, ipv6PrefixLength: Int = 64) {
+    package init(maxPerClient: Int, ipv6PrefixLength: Int = 64) {
         self.maxPerClient = maxPerClient
         self.ipv6PrefixLength = min(128, max(1, ipv6PrefixLength))
         let (site, overflow) = maxPerClient.multipliedReportingOverflow(by: Self.siteMultiplier)
@@ -27,7 +27,7 @@ public final class ClientConnectionCounts: Sendable {
     }
 
     /// One client, or one site (a /48 holding several), as counted.
-    public struct ClientKey: Hashable, Sendable {
+    package struct ClientKey: Hashable, Sendable {
         /// The network's bytes, or a text that is no IP address as it is.
         let bytes: [UInt8]
         /// The prefix length; -1 for a text.
@@ -35,7 +35,7 @@ public final class ClientConnectionCounts: Sendable {
     }
 
     /// The client `host` counts as (the same for every address of one IPv6 prefix).
-    public func clientKey(for host: String) -> ClientKey {
+    package func clientKey(for host: String) -> ClientKey {
         guard let address = IPAddress(host)?.unmapped else {
             return ClientKey(bytes: Array(host.utf8), prefixLength: -1)
         }
@@ -83,7 +83,7 @@ public final class ClientConnectionCounts: Sendable {
     }
 
     /// Connections `host`'s client holds now (for tests and metrics).
-    public func openConnections(of host: String) -> Int {
+    package func openConnections(of host: String) -> Int {
         let client = clientKey(for: host)
         return counts.withLock { $0[client, default: 0] }
     }

@@ -5,58 +5,65 @@ import Dispatch
 /// pools and connections. Seconds from configuration and callers are clamped once, here
 /// (NaN and negatives to 0, at most `maxSeconds`), so no conversion further down can
 /// trap on NaN or overflow.
-public struct Deadline: Sendable, Hashable, Comparable {
+package struct Deadline: Sendable, Hashable, Comparable {
     /// Nanoseconds since boot (`DispatchTime.uptimeNanoseconds`).
-    public let uptimeNanoseconds: UInt64
+    package let uptimeNanoseconds: UInt64
 
     /// The longest span a deadline may be set to: about 11.6 days.
-    public static let maxSeconds = 1e6
+    package static let maxSeconds = 1e6
 
-    public init(uptimeNanoseconds: UInt64) {
+    package init(uptimeNanoseconds: UInt64) {
         self.uptimeNanoseconds = uptimeNanoseconds
     }
 
     /// Now on the uptime clock.
-    public static var now: Deadline {
+    package static var now: Deadline {
         Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// Never: for a connection with no phase deadline running.
-    public static let never = Deadline(uptimeNanoseconds: .max)
+    package static let never = Deadline(uptimeNanoseconds: .max)
 
     /// `seconds` after `start` (now by default), clamped to 0...`maxSeconds`.
-    public static func after(seconds: Double, from start: Deadline = .now) -> Deadline {
+    package static func after(seconds: Double, from start: Deadline = .now) -> Deadline {
         let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(
             nanoseconds(clamping: seconds))
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
     /// The earlier of two deadlines.
-    public func earlier(_ other: Deadline) -> Deadline { min(self, other) }
+    package func earlier(_ other: Deadline) -> Deadline { min(self, other) }
 
     /// Seconds left until the deadline from `now` (0 once it has passed, at most
     /// `maxSeconds`).
-    public func secondsLeft(from now: Deadline = .now) -> Double {
+    package func secondsLeft(from now: Deadline = .now) -> Double {
         guard uptimeNanoseconds > now.uptimeNanoseconds else { return 0 }
         return min(Double(uptimeNanoseconds - now.uptimeNanoseconds) / 1e9, Self.maxSeconds)
     }
 
     /// Whether the deadline has passed at `now`.
-    public func hasPassed(at now: Deadline = .now) -> Bool {
+    package func hasPassed(at now: Deadline = .now) -> Bool {
         uptimeNanoseconds <= now.uptimeNanoseconds
     }
 
+    /// The time from `start` to this point (zero when `start` is later): a duration
+    /// measured on the same clock as every deadline.
+    package func duration(since start: Deadline) -> Duration {
+        guard uptimeNanoseconds > start.uptimeNanoseconds else { return .zero }
+        return .nanoseconds(Int64(clamping: uptimeNanoseconds - start.uptimeNanoseconds))
+    }
+
     /// The deadline as a Dispatch time, for timers.
-    public var dispatchTime: DispatchTime {
+    package var dispatchTime: DispatchTime {
         DispatchTime(uptimeNanoseconds: uptimeNanoseconds)
     }
 
-    public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
+    package static func < (lhs: Deadline, rhs: Deadline) -> Bool {
         lhs.uptimeNanoseconds < rhs.uptimeNanoseconds
     }
 
     /// `seconds` as nanoseconds, clamped to 0...`maxSeconds` (NaN as 0).
-    public static func nanoseconds(clamping seconds: Double) -> UInt64 {
+    package static func nanoseconds(clamping seconds: Double) -> UInt64 {
         let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), maxSeconds)
         return UInt64(bounded * 1e9)
     }

@@ -3,7 +3,7 @@
 /// `await`. Work that only awaits I/O then costs no thread hop at all; work that
 /// computes for long would hold up the loop's other channels, so use it for cheap work.
 extension EventLoop: TaskExecutor {
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         enqueue(task: UnownedJob(job))
     }
 }

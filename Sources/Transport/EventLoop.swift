@@ -15,9 +15,9 @@ import Synchronization
 /// `@unchecked Sendable` is sound: `pending` is behind its Mutex; `channels`, `timers`,
 /// `localJobs` and `nextTimerID` are touched only on the loop's thread (every entry point
 /// that changes them asserts it or hops there with `execute`); the rest is `let`.
-public final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
     /// Position in its group, for logs and for per-loop tables.
-    public let index: Int
+    package let index: Int
     /// One receive buffer per loop: a read copies only the bytes that arrived into the
     /// connection's own buffer, so an idle connection holds no 64 KiB of its own.
     let scratch: ReceiveScratch
@@ -48,7 +48,7 @@ public final class EventLoop: @unchecked Sendable {
         var sleeping = false
     }
 
-    public init(index: Int, receiveScratchBytes: Int = 64 * 1024) {
+    package init(index: Int, receiveScratchBytes: Int = 64 * 1024) {
         self.index = index
         self.scratch = ReceiveScratch(byteCount: receiveScratchBytes)
         epollFD = tokenswap_epoll_create()
@@ -59,10 +59,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this loop's thread.
-    public var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
+    package var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
 
     /// Runs `work` on this loop, after whatever is already queued.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    package func execute(_ work: @escaping @Sendable () -> Void) {
         if inLoop {
             localJobs.append(.work(work))
             return
@@ -91,20 +91,20 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Traps in debug builds when called off this loop: loop-confined state depends on it.
-    public func assertInLoop() {
+    package func assertInLoop() {
         assert(inLoop, "not on event loop \(index)")
     }
 
     /// Calls `handler` on this loop every `intervalSeconds` (clamped as `Deadline` clamps)
     /// until the timer is cancelled.
-    public func scheduleRepeating(
+    package func scheduleRepeating(
         intervalSeconds: Double, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
         schedule(at: .after(seconds: intervalSeconds), every: intervalSeconds, handler)
     }
 
     /// Calls `handler` on this loop once, at `deadline`, unless cancelled first.
-    public func schedule(
+    package func schedule(
         at deadline: Deadline, handler: @escaping @Sendable () -> Void
     ) -> LoopTimer {
         schedule(at: deadline, every: nil, handler)

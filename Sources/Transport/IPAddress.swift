@@ -5,19 +5,19 @@
 /// A numeric IPv4 or IPv6 address as its bytes: the one place IP text is parsed
 /// (inet_pton) and printed (inet_ntop), for socket addresses and for the product's
 /// client addresses and CIDR blocks alike.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 (IPv4) or 16 (IPv6) bytes, in network order.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// nil unless `bytes` holds 4 or 16 bytes.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
     /// Dotted IPv4 or RFC 4291 §2.2 IPv6 text (no brackets, no zone, no port); nil for
     /// anything else, host names included.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         // Longer than any address text (INET6_ADDRSTRLEN is 46): refused before copying.
         guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 16)
@@ -31,14 +31,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var isIPv4: Bool { bytes.count == 4 }
+    package var isIPv4: Bool { bytes.count == 4 }
 
     /// `AF_INET` or `AF_INET6`.
-    public var family: Int32 { isIPv4 ? AF_INET : AF_INET6 }
+    package var family: Int32 { isIPv4 ? AF_INET : AF_INET6 }
 
     /// An IPv4-mapped IPv6 address (`::ffff:10.1.2.3`, RFC 4291 §2.5.5.2: what a
     /// dual-stack socket reports for an IPv4 peer) as the IPv4 address; others as they are.
-    public var unmapped: IPAddress {
+    package var unmapped: IPAddress {
         guard bytes.count == 16, bytes[0..<12].elementsEqual(Self.mappedPrefix) else {
             return self
         }
@@ -46,7 +46,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first `prefixLength` bits kept, the rest zero (a CIDR block's network).
-    public func masked(toPrefixLength prefixLength: Int) -> IPAddress {
+    package func masked(toPrefixLength prefixLength: Int) -> IPAddress {
         var masked = bytes
         var remaining = prefixLength
         for index in masked.indices {
@@ -59,7 +59,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `other` is of the same family and agrees with this address in the first
     /// `prefixLength` bits.
-    public func sharesPrefix(with other: IPAddress, length prefixLength: Int) -> Bool {
+    package func sharesPrefix(with other: IPAddress, length prefixLength: Int) -> Bool {
         guard bytes.count == other.bytes.count else { return false }
         // Byte by byte, no copies: this runs for every trusted-proxy entry per request.
         var remaining = prefixLength
@@ -74,7 +74,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The canonical text (inet_ntop: lowercase, longest zero run as `::`), so `::1` and
     /// `0::1` read the same.
-    public var description: String {
+    package var description: String {
         var output = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let written = bytes.withUnsafeBytes { raw in
             inet_ntop(family, raw.baseAddress, &output, socklen_t(output.count))

@@ -22,10 +22,10 @@ import Dispatch
 /// `@unchecked Sendable` is sound: `fd`, `source`, `queue` and the settings are `let`;
 /// `openConnections` is thread-safe; `paused`, `stopped` and `acceptHandler` are touched only
 /// on `queue` (every method hops there).
-public final class Listener: @unchecked Sendable {
+package final class Listener: @unchecked Sendable {
     /// The bound address, with the real port when port 0 was asked for.
-    public let localAddress: SocketAddress
-    public let maxConnections: Int
+    package let localAddress: SocketAddress
+    package let maxConnections: Int
     private let acceptBurst: Int
     private let retryDelaySeconds: Double
     private let group: EventLoopGroup
@@ -48,7 +48,7 @@ public final class Listener: @unchecked Sendable {
     private let makeRoom: (@Sendable (_ client: String?) -> Bool)?
 
     /// Binds and listens (`SO_REUSEADDR`); accepting starts with `start`.
-    public init(
+    package init(
         address: SocketAddress, group: EventLoopGroup, maxConnections: Int,
         backlog: Int32 = 1024, acceptBurst: Int = 64, retryDelaySeconds: Double = 0.1,
         openConnections: ConnectionCounter = ConnectionCounter(),
@@ -99,7 +99,7 @@ public final class Listener: @unchecked Sendable {
     }
 
     /// Starts accepting. `onAccept` runs on the new channel's loop, which owns it.
-    public func start(onAccept: @escaping @Sendable (SocketChannel) -> Void) {
+    package func start(onAccept: @escaping @Sendable (SocketChannel) -> Void) {
         queue.async { [self] in
             guard !stopped, acceptHandler == nil else { return }
             acceptHandler = onAccept
@@ -108,7 +108,7 @@ public final class Listener: @unchecked Sendable {
     }
 
     /// Stops accepting and closes the listening socket; open connections are untouched.
-    public func stop() {
+    package func stop() {
         queue.async { [self] in
             guard !stopped else { return }
             stopped = true
@@ -181,7 +181,8 @@ public final class Listener: @unchecked Sendable {
         paused = true
         onPause?(reason)
         source.suspend()
-        queue.asyncAfter(deadline: .now() + retryDelaySeconds) { [self] in
+        queue.asyncAfter(deadline: Deadline.after(seconds: retryDelaySeconds).dispatchTime) {
+            [self] in
             guard paused, !stopped else { return }
             paused = false
             source.resume()

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A timer on an event loop; cancel it (or drop it) to stop it.
-public final class LoopTimer: Sendable {
+package final class LoopTimer: Sendable {
     private let entry: TimerEntry
 
     init(entry: TimerEntry) {
@@ -9,7 +9,7 @@ public final class LoopTimer: Sendable {
     }
 
     /// Stops the timer; safe from any thread, and more than once.
-    public func cancel() {
+    package func cancel() {
         entry.cancel()
     }
 

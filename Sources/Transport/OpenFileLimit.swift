@@ -6,9 +6,9 @@
 /// room under it: client connections must never take the descriptors that upstream
 /// sockets, log output, the admin port and Dispatch itself need, or every provider call
 /// fails while the listener is full.
-public enum OpenFileLimit {
+package enum OpenFileLimit {
     /// The soft limit now.
-    public static var current: Int {
+    package static var current: Int {
         var limit = rlimit()
         guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return 1024 }
         return Int(clamping: limit.rlim_cur)
@@ -18,7 +18,7 @@ public enum OpenFileLimit {
     /// often start services with a soft limit of 1024 under a hard limit of 2^20).
     /// - Returns: the soft limit afterwards.
     @discardableResult
-    public static func raiseSoftLimitToHard() -> Int {
+    package static func raiseSoftLimitToHard() -> Int {
         var limit = rlimit()
         guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return current }
         if limit.rlim_cur < limit.rlim_max {
@@ -30,18 +30,18 @@ public enum OpenFileLimit {
 
     /// Descriptors kept free of client connections under `openFiles`: a quarter of the
     /// limit, and at least 128 (or half, under a tiny limit).
-    public static func reserve(openFiles: Int) -> Int {
+    package static func reserve(openFiles: Int) -> Int {
         max(openFiles / 4, min(openFiles / 2, 128))
     }
 
     /// `configured` clamped below `openFiles` minus the reserve, at least 1.
-    public static func connectionCap(configured: Int, openFiles: Int) -> Int {
+    package static func connectionCap(configured: Int, openFiles: Int) -> Int {
         max(1, min(configured, openFiles - reserve(openFiles: openFiles)))
     }
 
     /// Whether a failed call ran out of descriptors or kernel memory (not a refused or
     /// unreachable peer).
-    public static func isExhaustion(_ errno: Int32) -> Bool {
+    package static func isExhaustion(_ errno: Int32) -> Bool {
         errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM
     }
 

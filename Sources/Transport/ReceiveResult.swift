@@ -1,5 +1,5 @@
 /// The outcome of one `SocketChannel.receive`.
-public enum ReceiveResult: Sendable, Equatable {
+package enum ReceiveResult: Sendable, Equatable {
     /// This many bytes were appended to the buffer.
     case received(Int)
     /// Nothing to read now; the read source will fire again when there is.

@@ -9,7 +9,7 @@ extension SocketAddress {
     ///
     /// This BLOCKS (getaddrinfo has no non-blocking form): never call it on an event
     /// loop; run it on a detached task or a separate queue and cache the answer.
-    public static func resolve(host: String, port: UInt16) throws(TransportError)
+    package static func resolve(host: String, port: UInt16) throws(TransportError)
         -> [SocketAddress]
     {
         var hints = addrinfo()

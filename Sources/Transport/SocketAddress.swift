@@ -9,13 +9,13 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// Hashable and Sendable without wrapping C structs.
     let storage: [UInt8]
     /// `AF_INET` or `AF_INET6`.
-    public let family: Int32
+    package let family: Int32
     /// The numeric host (`127.0.0.1`, `::1`), no brackets, no port.
-    public let host: String
-    public let port: UInt16
+    package let host: String
+    package let port: UInt16
 
     /// A numeric address; no name resolution happens here (see `resolve(host:port:)`).
-    public init(ipAddress: String, port: UInt16) throws(TransportError) {
+    package init(ipAddress: String, port: UInt16) throws(TransportError) {
         guard let address = IPAddress(ipAddress) else { throw .invalidAddress(ipAddress) }
         if address.isIPv4 {
             var v4 = sockaddr_in()

@@ -13,7 +13,7 @@ extension SocketChannel {
     /// reading not yet started) or `.connectFailed` / `.connectTimedOut` (not connected by
     /// `deadline`) / `.system`.
     /// Resolve names first with `SocketAddress.resolve`, off the loop.
-    public static func connect(
+    package static func connect(
         to address: SocketAddress, on loop: EventLoop, deadline: Deadline,
         completion: @escaping @Sendable (Result<SocketChannel, TransportError>) -> Void
     ) {
@@ -43,7 +43,7 @@ extension SocketChannel {
     }
 
     /// The same as `connect(to:on:deadline:completion:)`, for async callers.
-    public static func connect(
+    package static func connect(
         to address: SocketAddress, on loop: EventLoop, deadline: Deadline
     ) async throws(TransportError) -> SocketChannel {
         let result = await withCheckedContinuation { continuation in

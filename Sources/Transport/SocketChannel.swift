@@ -14,20 +14,20 @@
 /// of the set before the fd is closed, so its number cannot be reused while watched.
 ///
 /// `@unchecked Sendable` is sound: the mutable state below is touched only on `loop`'s
-/// thread (the public methods assert it, and the loop calls `handle` there), so it is
+/// thread (its entry points assert it, and the loop calls `handle` there), so it is
 /// never accessed from two threads at once. The type is Sendable only so `@Sendable`
 /// closures run on the loop can capture it.
-public final class SocketChannel: @unchecked Sendable {
-    public let loop: EventLoop
+package final class SocketChannel: @unchecked Sendable {
+    package let loop: EventLoop
     /// The peer as the kernel reported it at accept or connect.
-    public let peerAddress: SocketAddress?
+    package let peerAddress: SocketAddress?
     let fd: Int32
 
     /// What the loop watches the socket for, and whether it is in the epoll set.
     private var wantsRead = false
     private var wantsWrite = false
     private var watched = false
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     private var readHandler: (() -> Void)?
     private var writableWaiter: (() -> Void)?
@@ -73,27 +73,27 @@ public final class SocketChannel: @unchecked Sendable {
     /// Installs the handler called (on the loop) whenever the socket is readable, has hit
     /// EOF, or has failed. The handler calls `receive`. Reading starts with
     /// `resumeReading()`.
-    public func setReadHandler(_ handler: @escaping () -> Void) {
+    package func setReadHandler(_ handler: @escaping () -> Void) {
         loop.assertInLoop()
         readHandler = handler
     }
 
     /// Lets the read source deliver events. Idempotent.
-    public func resumeReading() {
+    package func resumeReading() {
         loop.assertInLoop()
         guard !isClosed else { return }
         updateInterest(read: true, write: wantsWrite)
     }
 
     /// Stops read events without touching the socket: bytes wait in the kernel. Idempotent.
-    public func pauseReading() {
+    package func pauseReading() {
         loop.assertInLoop()
         guard !isClosed else { return }
         updateInterest(read: false, write: wantsWrite)
     }
 
     /// Appends what the socket has (at most `maxBytes`) to `buffer` with one `recv`.
-    public func receive(into buffer: inout [UInt8], maxBytes: Int = .max) -> ReceiveResult {
+    package func receive(into buffer: inout [UInt8], maxBytes: Int = .max) -> ReceiveResult {
         loop.assertInLoop()
         guard !isClosed else { return .failed(errno: EBADF) }
         let scratch = loop.scratch.bytes
@@ -118,7 +118,7 @@ public final class SocketChannel: @unchecked Sendable {
     /// `body` what arrived and the second half, for the caller's own output (a TLS
     /// session's plaintext): a connection then keeps only what it decides to keep, not
     /// a read buffer of its own.
-    public func receive(
+    package func receive(
         _ body: (_ received: UnsafeRawBufferPointer, _ spare: UnsafeMutableRawBufferPointer)
             -> Void
     ) -> ReceiveResult {
@@ -149,7 +149,7 @@ public final class SocketChannel: @unchecked Sendable {
     /// Sends `bytes` in order after anything already pending. `completion` runs on the
     /// loop once the kernel has taken every byte, or with the error that stopped it; it
     /// may run before `send` returns (the common case: the whole write fits at once).
-    public func send(
+    package func send(
         _ bytes: [UInt8], completion: @escaping (Result<Void, TransportError>) -> Void
     ) {
         loop.assertInLoop()
@@ -173,10 +173,10 @@ public final class SocketChannel: @unchecked Sendable {
     }
 
     /// True while bytes handed to `send` still wait for the kernel (a slow reader).
-    public var hasPendingWrites: Bool { !outbound.isEmpty }
+    package var hasPendingWrites: Bool { !outbound.isEmpty }
 
     /// Bytes handed to `send` that the kernel has not taken yet.
-    public var pendingWriteBytes: Int { outbound.count - outboundOffset }
+    package var pendingWriteBytes: Int { outbound.count - outboundOffset }
 
     private func flushOutbound() {
         switch write(outbound, from: outboundOffset) {
@@ -251,21 +251,21 @@ public final class SocketChannel: @unchecked Sendable {
     /// Sends FIN after pending bytes (`shutdown(SHUT_WR)`); reading still works. This is
     /// the first step of a lingering close (RFC 9112 §9.6): the peer sees the response
     /// end, and our later close does not turn unread input into an RST that destroys it.
-    public func shutdownWrite() {
+    package func shutdownWrite() {
         loop.assertInLoop()
         guard !isClosed else { return }
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Registers `handler` to run on the loop after the fd is closed.
-    public func whenClosed(_ handler: @escaping () -> Void) {
+    package func whenClosed(_ handler: @escaping () -> Void) {
         loop.assertInLoop()
         closeHandlers.append(handler)
     }
 
     /// Stops watching and closes the fd; the close handlers run right after the caller's
     /// step. Pending sends fail with `.channelClosed`. Idempotent.
-    public func close() {
+    package func close() {
         loop.assertInLoop()
         guard !isClosed else { return }
         let pending = sendCompletions

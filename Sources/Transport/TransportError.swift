@@ -30,7 +30,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public static func text(_ code: Int32) -> String {
+    package static func text(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import HTTPCore
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import TokenSwap

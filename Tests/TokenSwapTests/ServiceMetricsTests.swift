@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPCore
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import TokenSwap

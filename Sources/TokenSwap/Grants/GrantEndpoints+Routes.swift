@@ -49,7 +49,9 @@ extension GrantEndpoints {
                 responding: { $0.refresh($1, provider: $2, completion: $4) })
             add(
                 prefix + "/token", provider,
-                responding: { $0.token($1, provider: $2, executor: $3.executor, completion: $4) })
+                responding: {
+                    $0.token($1, provider: $2, executor: $3.server.executor, completion: $4)
+                })
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
             if provider.device != nil {

@@ -26,7 +26,7 @@ public struct Endpoint: Sendable {
     /// An endpoint that awaits: run as a task on the connection's loop.
     public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
     public typealias Respond = @Sendable (EndpointAnswer) -> Void
-    /// An endpoint that answers by callback (`HTTPHandler.responding`): called on the
+    /// An endpoint that answers by callback (an `HTTPHandler`): called on the
     /// loop, it calls `respond` once. The grant endpoints on the hot path (swap, refresh)
     /// are written so.
     public typealias Responder = @Sendable (HTTPRequest, ServiceContext, @escaping Respond) -> Void
@@ -93,17 +93,22 @@ public struct RequestOutcome: Sendable, Equatable {
 }
 
 /// What the pipeline hands an endpoint beside the request: the request id (echoed in
-/// the response and written in the log line), the matched route's path, and the
-/// connection's loop as an executor for an endpoint that answers by callback but needs a
-/// task for part of its work.
+/// the response and written in the log line) and what the server knows of the request
+/// (`server`: the matched route's path, when it started, and the connection's loop as an
+/// executor for an endpoint that answers by callback but needs a task for part of its
+/// work).
 public struct ServiceContext: Sendable {
     public var requestID: String
-    public var routePath: String
-    public var executor: (any TaskExecutor)?
+    public var server: RequestContext
+    public var routePath: String { server.routePath }
 
-    public init(requestID: String, routePath: String, executor: (any TaskExecutor)? = nil) {
+    public init(requestID: String, server: RequestContext) {
         self.requestID = requestID
-        self.routePath = routePath
-        self.executor = executor
+        self.server = server
+    }
+
+    /// A context outside a server (no loop to start a task on).
+    public init(requestID: String, routePath: String) {
+        self.init(requestID: requestID, server: RequestContext(routePath: routePath))
     }
 }

@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPServer
 import Logging
+import Transport
 
 /// What happens around every endpoint of the service, in one place: `wrap` turns each
 /// `ServiceRoute` into the server's route, so per-request behaviour reaches every
@@ -39,28 +40,27 @@ public struct RequestPipeline: Sendable {
         let kind = route.handler.kind
         let series =
             kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        let finish:
-            @Sendable (HTTPRequest, EndpointAnswer, ServiceContext, RequestContext)
-                -> HTTPResponse = { request, answer, context, server in
-                    pipeline.finish(request, answer, context, server, kind: kind, series: series)
-                }
+        let finish: @Sendable (HTTPRequest, EndpointAnswer, ServiceContext) -> HTTPResponse = {
+            request, answer, context in
+            pipeline.finish(request, answer, context, kind: kind, series: series)
+        }
         switch route.handler.serving {
         case .responding(let endpoint):
             return route.map { _ in
-                .responding { request, server, respond in
+                HTTPHandler { request, server, respond in
                     let (context, refused) = pipeline.begin(request, server, kind: kind)
-                    if let refused { return respond(finish(request, refused, context, server)) }
+                    if let refused { return respond(finish(request, refused, context)) }
                     endpoint(request, context) { answer in
-                        respond(finish(request, answer, context, server))
+                        respond(finish(request, answer, context))
                     }
                 }
             }
         case .awaiting(let endpoint):
             return route.map { _ in
-                .awaiting { request, server in
+                .async { request, server in
                     let (context, refused) = pipeline.begin(request, server, kind: kind)
-                    if let refused { return finish(request, refused, context, server) }
-                    return finish(request, await endpoint(request, context), context, server)
+                    if let refused { return finish(request, refused, context) }
+                    return finish(request, await endpoint(request, context), context)
                 }
             }
         }
@@ -72,8 +72,7 @@ public struct RequestPipeline: Sendable {
         -> (ServiceContext, EndpointAnswer?)
     {
         let context = ServiceContext(
-            requestID: RequestID.resolve(request.headers[RequestID.headerName]),
-            routePath: server.routePath, executor: server.executor)
+            requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
         guard kind == .grant, let limited = limit(request) else { return (context, nil) }
         return (
             context,
@@ -86,7 +85,7 @@ public struct RequestPipeline: Sendable {
     /// After the endpoint: CORS, the request id, metrics and the log line.
     func finish(
         _ request: HTTPRequest, _ answer: EndpointAnswer, _ context: ServiceContext,
-        _ server: RequestContext, kind: Endpoint.Kind, series: RouteMetrics?
+        kind: Endpoint.Kind, series: RouteMetrics?
     ) -> HTTPResponse {
         var answer = answer
         // Browser apps read the discovery document too (a simple GET: no preflight).
@@ -94,7 +93,7 @@ public struct RequestPipeline: Sendable {
             cors?.decorate(&answer.response, for: request)
         }
         answer.response.headers.replaceOrAdd(name: RequestID.headerName, value: context.requestID)
-        let elapsed = ContinuousClock.now - server.started
+        let elapsed = Deadline.now.duration(since: context.server.started)
         series?.record(status: answer.response.status.code, duration: elapsed)
         log(request, answer, requestID: context.requestID, elapsed: elapsed)
         return answer.response

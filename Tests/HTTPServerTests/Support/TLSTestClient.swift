@@ -121,11 +121,14 @@ final class TLSTestClient: @unchecked Sendable {
                 break
             }
         }
-        var plaintext = [UInt8](repeating: 0, count: 16 * 1024)
-        let progress = plaintext.withUnsafeMutableBytes { try? engine.readPlaintext(into: $0) }
-        switch progress {
-        case .needsMoreInput: return false
-        case .bytes, .closed, nil: return true
+        var plaintext: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        let end = scratch.withUnsafeMutableBytes {
+            try? engine.drainPlaintext(into: &plaintext, scratch: $0)
+        }
+        switch end {
+        case .needsMoreInput: return !plaintext.isEmpty
+        case .closed, nil: return true
         }
     }
 

@@ -37,16 +37,16 @@ enum TestServer {
             struct SecretFailure: Error {}
             throw SecretFailure()
         },
-        // A responding handler that answers before it returns.
+        // A handler that answers before it returns.
         Route(
             .get, "/respond-now",
-            handler: .responding { request, _, respond in
+            handler: HTTPHandler { request, _, respond in
                 respond(HTTPResponse(status: .ok, body: Array("now \(request.query ?? "")".utf8)))
             }),
-        // A responding handler that answers later, from a thread that is not the loop's.
+        // A handler that answers later, from a thread that is not the loop's.
         Route(
             .get, "/respond-elsewhere",
-            handler: .responding { request, _, respond in
+            handler: HTTPHandler { request, _, respond in
                 let millis = Int(request.query ?? "0") ?? 0
                 Task.detached {
                     try? await Task.sleep(for: .milliseconds(millis))
