@@ -88,20 +88,30 @@ let package = Package(
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
         .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(
-            name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "HTTPCore", "Transport", "TLS", "TestSupport"]),
-        // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
-        .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
-            exclude: ["Fixtures"]),
+        // Tests by resource class (README "Tests"). Unit targets are pure: no sockets, no
+        // wall clock, no child process but the test PKI's one openssl run; they cannot be
+        // starved into failing. Volume runs (a million seals, the scanner's property run)
+        // take a small count unless TOKENSWAP_VOLUME_TESTS=1 (scripts/prove/volume).
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
-        // Drives the real `tokenswap` binary as a child process over real sockets, against
-        // its sandbox and a separate stub provider process (Fixtures, run from the tree).
+        // Real sockets and real deadlines, one folder per component; the suites that
+        // measure time are serialized. Fixtures (the provider stub, the PKI script) are
+        // run from the source tree (Tests/Fixtures).
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "Sealing", "TokenSwap",
+                "TokenSwapClient", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Processes: drives the real `tokenswap` binary as a child process over real
+        // sockets, against its sandbox and a separate stub provider process (Fixtures, run
+        // from the tree), and the child-process support itself.
         // TokenSwapClient: the client kit against the real binary, as an app would use it.
         .testTarget(
             name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport", "TokenSwapClient"],

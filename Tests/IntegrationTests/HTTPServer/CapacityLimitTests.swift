@@ -1,5 +1,6 @@
 import HTTPCore
 import HTTPServer
+import TestSupport
 import Testing
 
 /// What one client, or many stalled ones, may hold: body bytes in flight over the whole

@@ -1,9 +1,11 @@
 import Foundation
 import TestSupport
 
+/// The scripts in Tests/Fixtures, run from the source tree.
 enum Fixture {
     static func path(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures").appendingPathComponent(name).path
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// `ServerConfiguration.observer` hears what the server refuses on its own, and

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// shared/docs/HTTP1-RULES.md through a real socket: each bad request gets its status and

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
+import TestSupport
 import Testing
 
 @Suite struct RouterTests {

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPCore
 import HTTPServer
+import TestSupport
 import Testing
 
-@Suite struct HTTPServerTests {
+@Suite(.serialized) struct HTTPServerTests {
     @Test func shutdownFinishesInFlightRequestsClosesIdleOnesAndStopsAccepting() async throws {
         var configuration = ServerConfiguration()
         configuration.loopCount = 2

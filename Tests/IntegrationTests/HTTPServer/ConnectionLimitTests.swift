@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// The size limits of `ServerConfiguration`, each answered with its status and a close.
@@ -108,20 +109,6 @@ import Testing
             first = nil  // deinit closes the first connection
             #expect(first == nil)
             #expect(try await third.readResponseEventually().statusCode == 200)
-        }
-    }
-}
-
-extension RawClient {
-    /// Retries `readResponse` across receive timeouts for up to `seconds`.
-    func readResponseEventually(seconds: Double = 5) async throws -> Response {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            do {
-                return try await readResponse()
-            } catch let failure as Failure where Date() < deadline {
-                _ = failure
-            }
         }
     }
 }

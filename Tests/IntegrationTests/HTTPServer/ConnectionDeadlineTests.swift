@@ -1,9 +1,10 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// The deadlines of `ServerConfiguration`, each configured short.
-@Suite struct ConnectionDeadlineTests {
+@Suite(.serialized) struct ConnectionDeadlineTests {
     @Test func theHeaderDeadlineIsAbsoluteEvenForATricklingClient() async throws {
         try await TestServer.with({ $0.headerTimeoutSeconds = 0.6 }) { _, port in
             let client = try RawClient(port: port)

@@ -2,9 +2,10 @@ import Foundation
 import HTTPCore
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite struct ConnectionTests {
+@Suite(.serialized) struct ConnectionTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)

@@ -1,11 +1,11 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A deliberately plain blocking POSIX TCP client, so server tests see exactly the bytes
+/// A deliberately plain blocking POSIX TCP client, so server tests (and the end-to-end
+/// tests of `serve`) see exactly the bytes
 /// on the wire (no HTTP library in between that would hide framing mistakes).
 ///
 /// Its blocking calls run on a thread of their own, never on the cooperative pool:
@@ -15,28 +15,32 @@ import TestSupport
 /// `@unchecked Sendable` is sound: one test owns each client and awaits every call; the
 /// only overlap a test makes is one `trickle` beside reads, and sending touches nothing
 /// but the immutable `fd` while reading owns `pending`, so no state is shared unguarded.
-final class RawClient: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class RawClient: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// A response as read off the wire.
-    struct Response: Sendable {
-        var statusCode: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+    public struct Response: Sendable {
+        public var statusCode: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
 
-        var bodyText: String { String(decoding: body, as: UTF8.self) }
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
-    let fd: Int32
+    public let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
+    public init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
         // No delay: each send leaves as its own segment, so "split at every byte" really
         // splits.
         do {
@@ -52,11 +56,11 @@ final class RawClient: @unchecked Sendable {
         Glibc.close(fd)
     }
 
-    func send(_ text: String) async throws {
+    public func send(_ text: String) async throws {
         try await send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) async throws {
+    public func send(_ bytes: [UInt8]) async throws {
         try await offPool { try self.sendNow(bytes) }
     }
 
@@ -75,7 +79,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Sends one byte at a time with a pause between, like a slow or hostile client.
-    func trickle(_ text: String, pauseSeconds: Double) async throws {
+    public func trickle(_ text: String, pauseSeconds: Double) async throws {
         try await offPool {
             for byte in text.utf8 {
                 try self.sendNow([byte])
@@ -84,7 +88,7 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    func shutdownWrite() {
+    public func shutdownWrite() {
         shutdown(fd, Int32(SHUT_WR))
     }
 
@@ -109,7 +113,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Reads one response framed by Content-Length (the server always sends it; a 1xx has
     /// no body). `headRequest`: the response to a HEAD has no body whatever the length.
-    func readResponse(headRequest: Bool = false) async throws -> Response {
+    public func readResponse(headRequest: Bool = false) async throws -> Response {
         try await offPool { try self.readResponseNow(headRequest: headRequest) }
     }
 
@@ -150,7 +154,7 @@ final class RawClient: @unchecked Sendable {
 
     /// True when the server closes the connection (EOF or reset) before the timeout, with
     /// no further bytes; throws on timeout.
-    func readsEOF() async throws -> Bool {
+    public func readsEOF() async throws -> Bool {
         try await offPool { try self.readsEOFNow() }
     }
 
@@ -161,11 +165,25 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Everything until the server closes.
-    func readUntilClose() async throws -> [UInt8] {
+    public func readUntilClose() async throws -> [UInt8] {
         try await offPool {
             while try self.fill() {}
             defer { self.pending = [] }
             return self.pending
+        }
+    }
+}
+
+extension RawClient {
+    /// Retries `readResponse` across receive timeouts for up to `seconds`.
+    public func readResponseEventually(seconds: Double = 5) async throws -> Response {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            do {
+                return try await readResponse()
+            } catch let failure as Failure where Date() < deadline {
+                _ = failure
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// A running Fixtures/upstream_stub.py: a real HTTP/1.1 (and TLS) peer on an ephemeral
-/// loopback port. Killed by `stop()` or when the value is released.
+/// A running Tests/Fixtures/provider_stub.py in its `paths` mode: a real HTTP/1.1 (and
+/// TLS) peer on an ephemeral loopback port, its answer chosen by the request's path. Killed by `stop()` or when the value is released.
 final class UpstreamStub: Sendable {
     let port: UInt16
     private let process: ChildProcess
@@ -23,7 +23,7 @@ final class UpstreamStub: Sendable {
 
     /// - Parameter tls: certificate name from `TestPKI` ("good", "expired", …), or nil.
     private init(tls: String? = nil, arguments extra: [String] = []) throws {
-        var arguments = [Fixture.path("upstream_stub.py")]
+        var arguments = [Fixture.path("provider_stub.py"), "--mode", "paths"]
         if let tls {
             let pki = TestPKI.shared
             arguments += ["--tls", pki.cert(tls), pki.key(tls)]
