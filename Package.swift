@@ -95,7 +95,8 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
