@@ -8,7 +8,7 @@
 #               (Tests/Fixtures/provider_stub.py, the tests' stub: faults, TLS, modes)
 #   tokenswap   swap_bench_setup, bench_settings, start_tokenswap (fixed port), prove_start_tokenswap
 #               (port 0), wait_listening, seal_token
-#   proofs      prove_source, prove_binary, prove_stub, verdict
+#   proofs      prove_source, prove_binary, verdict
 #   figures     ticks, nginx_pids, run, to_us, field, median, per_refresh
 
 ts_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -273,9 +273,6 @@ prove_binary() {
         >/tmp/prove-build.log 2>&1) || { echo "prove: release build failed (/tmp/prove-build.log)" >&2; exit 2; }
     echo "$src/.build-prove/release/tokenswap"
 }
-
-# prove_stub MODE LOGPREFIX [ARGS...]: start_stub_provider under the proofs' name.
-prove_stub() { start_stub_provider "$@"; }
 
 # verdict NAME OK DETAIL: one "PROOF: NAME: PASS|FAIL: DETAIL" line ($prove_name), a FAIL
 # counted in $failures.
