@@ -84,13 +84,14 @@ let package = Package(
             ]
         ),
 
-        // Test support: child processes spawned and reaped without Foundation's Process.
+        // Test support: child processes spawned and reaped without Foundation's Process,
+        // the test PKI, a raw TCP client, volume counts.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
         .target(name: "TestSupport", dependencies: ["CChildProcess"], path: "Tests/TestSupport"),
 
         // Tests by resource class (README "Tests"). Unit targets are pure: no sockets, no
-        // wall clock, no child process but the test PKI's one openssl run; they cannot be
-        // starved into failing. Volume runs (a million seals, the scanner's property run)
+        // time bound on the wall clock, no child process but the test PKI's one openssl
+        // run; a busy machine cannot fail them. Volume runs (a million seals, the scanner's property run)
         // take a small count unless TOKENSWAP_VOLUME_TESTS=1 (scripts/prove/volume).
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
