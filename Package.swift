@@ -103,8 +103,8 @@ let package = Package(
         .testTarget(name: "TokenSwapTests", dependencies: ["TokenSwap"]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
         // Real sockets and real deadlines, one folder per component; the suites that
-        // measure time are serialized. Fixtures (the provider stub, the PKI script) are
-        // run from the source tree (Tests/Fixtures).
+        // measure time are serialized and run alone (TestSupport's ResourceClass).
+        // Fixtures (the provider stub, the PKI script) run from the tree (Tests/Fixtures).
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

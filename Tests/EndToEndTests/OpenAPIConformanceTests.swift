@@ -10,7 +10,7 @@ import Testing
 /// produced by a request in the table below, and every status the table produces is
 /// documented. Documented operations listed in `pending` are not built yet; the test
 /// fails once they are served, so the list cannot go stale (it is empty now).
-@Suite struct OpenAPIConformanceTests {
+@Suite(.resourceClass(.processes)) struct OpenAPIConformanceTests {
     struct Outcome: Hashable, CustomStringConvertible {
         let method: String
         let path: String

@@ -11,7 +11,7 @@ import Testing
 ///
 /// The binary is the one built next to this test bundle (`swift build --build-tests`
 /// builds it), or `TOKENSWAP_BINARY`.
-@Suite struct ServeCommandTests {
+@Suite(.resourceClass(.processes)) struct ServeCommandTests {
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
     /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).

@@ -5,7 +5,7 @@ import TokenSwapClient
 /// The client kit against a stub provider behind the real binary (issue 18): what its
 /// sign-out revokes at a GitHub-style provider, and what a provider's absurd
 /// `Retry-After` does to a session.
-@Suite(.serialized) struct TokenSwapClientProviderStubTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenSwapClientProviderStubTests {
     static func session(_ stack: StubStack, store: any CredentialStore, skewSeconds: Double)
         throws -> TokenSession
     {

@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite struct ChildProcessTests {
+@Suite(.resourceClass(.processes)) struct ChildProcessTests {
     @Test func runReportsStatusAndOutput() throws {
         let result = try ChildProcess.run("sh", ["-c", "echo out; echo err >&2; exit 3"])
         #expect(result.status == .exited(3))

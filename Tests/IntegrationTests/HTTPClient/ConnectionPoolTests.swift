@@ -4,7 +4,7 @@ import Testing
 @testable import HTTPClient
 
 /// Pooling against the Python stub, which counts the TCP connections it accepted.
-@Suite(.serialized) struct ConnectionPoolTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct ConnectionPoolTests {
     static func client(_ adjust: (inout HTTPClientConfiguration) -> Void = { _ in }) throws
         -> HTTPClient
     {

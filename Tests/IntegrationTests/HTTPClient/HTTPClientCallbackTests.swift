@@ -7,7 +7,7 @@ import Transport
 
 /// `send(_:deadline:completion:)`: in place on an idle connection of the caller's loop,
 /// through the async path otherwise, and always answering on the caller's loop.
-@Suite struct HTTPClientCallbackTests {
+@Suite(.resourceClass(.integration)) struct HTTPClientCallbackTests {
     struct Answer: Sendable {
         var result: Result<HTTPResponse, HTTPClientError>
         var answeredOnLoop: Bool

@@ -6,7 +6,7 @@ import Transport
 
 @testable import HTTPClient
 
-@Suite(.serialized) struct HTTPClientTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct HTTPClientTests {
     @Test func postsBodyAndHeaders() async throws {
         let stub = try await UpstreamStub.start()
         let client = try HTTPClient()

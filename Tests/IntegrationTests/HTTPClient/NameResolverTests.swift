@@ -3,7 +3,7 @@ import Transport
 
 @testable import HTTPClient
 
-@Suite struct NameResolverTests {
+@Suite(.resourceClass(.integration)) struct NameResolverTests {
     @Test func resolvesLocalhostWithThePort() async throws {
         let resolver = NameResolver(cacheSeconds: 30)
         let addresses = try await resolver.resolve(host: "localhost", port: 8443)

@@ -5,7 +5,7 @@ import Testing
 
 /// Response framing against the stub (a real peer), then the reader alone on bytes split
 /// at every position.
-@Suite struct ResponseReaderTests {
+@Suite(.resourceClass(.integration)) struct ResponseReaderTests {
     static func fetch(_ path: String, _ adjust: (inout HTTPClientConfiguration) -> Void = { _ in })
         async throws -> HTTPResponse
     {

@@ -6,7 +6,7 @@ import Testing
 
 /// TLS through the whole client against Python's `ssl` module (OpenSSL underneath, but
 /// not our code), with certificates made at test time.
-@Suite struct TLSEngineTests {
+@Suite(.resourceClass(.integration)) struct TLSEngineTests {
     static func client(trustingTestCA: Bool = true) throws -> HTTPClient {
         var configuration = HTTPClientConfiguration()
         configuration.extraCAFilePath = trustingTestCA ? TestPKI.shared.caFile : nil

@@ -8,7 +8,7 @@ import Transport
 /// The retry rule, made deterministic: the stub closes connections idle for 1 s, and
 /// the idle watch of the pooled connection is paused right after its first response,
 /// so only the check made before writing can notice that the server closed it.
-@Suite struct UpstreamConnectionTests {
+@Suite(.resourceClass(.integration)) struct UpstreamConnectionTests {
     static func pauseIdleWatch(_ connection: UpstreamConnection) async {
         await withCheckedContinuation { continuation in
             connection.loop.execute {

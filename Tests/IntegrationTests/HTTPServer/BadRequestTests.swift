@@ -6,7 +6,7 @@ import Testing
 /// shared/docs/HTTP1-RULES.md through a real socket: each bad request gets its status and
 /// `Connection: close`, fed whole and byte by byte, and the server still serves a
 /// well-formed request on a new connection afterwards.
-@Suite struct BadRequestTests {
+@Suite(.resourceClass(.integration)) struct BadRequestTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var rule: String
         var bytes: String

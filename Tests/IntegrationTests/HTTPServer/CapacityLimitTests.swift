@@ -6,7 +6,7 @@ import Testing
 /// What one client, or many stalled ones, may hold: body bytes in flight over the whole
 /// server, and connections per client address (issue 10: 600 connections each holding
 /// 65,535 of 65,536 announced body bytes cost 33 MB; at the connection cap 0.6 GiB).
-@Suite struct CapacityLimitTests {
+@Suite(.resourceClass(.integration)) struct CapacityLimitTests {
     @Test func bodiesInFlightHaveABudgetAndAStalledOneGivesItsShareBack() async throws {
         try await TestServer.with({ $0.maxBodyBytesInFlight = 100 }) { _, port in
             let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n"

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The deadlines of `ServerConfiguration`, each configured short.
-@Suite(.serialized) struct ConnectionDeadlineTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct ConnectionDeadlineTests {
     @Test func theHeaderDeadlineIsAbsoluteEvenForATricklingClient() async throws {
         try await TestServer.with({ $0.headerTimeoutSeconds = 0.6 }) { _, port in
             let client = try RawClient(port: port)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The size limits of `ServerConfiguration`, each answered with its status and a close.
-@Suite struct ConnectionLimitTests {
+@Suite(.resourceClass(.integration)) struct ConnectionLimitTests {
     static let manyFields = (0..<101).map { "X-F\($0): v\r\n" }.joined()
     static let longLine = "X-Big: " + String(repeating: "b", count: 9 * 1024) + "\r\n"
     /// Five 4 KB lines: each under the line limit, together over the 16 KiB block.

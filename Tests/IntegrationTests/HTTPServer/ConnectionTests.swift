@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite(.serialized) struct ConnectionTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct ConnectionTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await TestServer.with { _, port in
             let client = try RawClient(port: port)

@@ -7,7 +7,7 @@ import Testing
 /// Graceful shutdown and requests already on their way. Found by scripts/prove/sigterm
 /// (SIGTERM under 64 clients on fresh connections: 30 to 55 requests per run written
 /// and then reset, never answered).
-@Suite(.serialized) struct DrainTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct DrainTests {
     /// A connection whose request is in the kernel but not yet read when the drain
     /// begins is not idle: closing it would reset a request the client already sent.
     @Test func aRequestSentButNotYetReadWhenTheDrainBeginsIsAnswered() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// span many TLS records each way, keep-alive reuse, `Expect: 100-continue`, a 413 and
 /// its lingering close with close_notify, all through the same connection logic as
 /// plain HTTP.
-@Suite struct HTTPSConnectionTests {
+@Suite(.resourceClass(.integration)) struct HTTPSConnectionTests {
     static func store() async throws -> (TLSServerContextStore, caFile: String) {
         let pki = try await offPool { TestPKI.shared }
         let store = try TLSServerContextStore(

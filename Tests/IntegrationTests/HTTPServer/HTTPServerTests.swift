@@ -4,7 +4,7 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@Suite(.serialized) struct HTTPServerTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct HTTPServerTests {
     @Test func shutdownFinishesInFlightRequestsClosesIdleOnesAndStopsAccepting() async throws {
         var configuration = ServerConfiguration()
         configuration.loopCount = 2

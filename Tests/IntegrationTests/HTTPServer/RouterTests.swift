@@ -4,7 +4,7 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@Suite struct RouterTests {
+@Suite(.resourceClass(.integration)) struct RouterTests {
     static func router() -> Router {
         Router([
             Route(.get, "/a") { _, _ in HTTPResponse(status: .ok, body: Array("get".utf8)) },

@@ -7,7 +7,7 @@ import Testing
 
 /// `ServerConfiguration.observer` hears what the server refuses on its own, and
 /// `connectionCounts` tells open from idle connections.
-@Suite struct ServerObserverTests {
+@Suite(.resourceClass(.integration)) struct ServerObserverTests {
     final class Recorder: ServerObserver {
         private let events = Mutex<[ServerEvent]>([])
         func observe(_ event: ServerEvent) { events.withLock { $0.append(event) } }

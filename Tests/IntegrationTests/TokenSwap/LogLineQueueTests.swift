@@ -6,7 +6,7 @@ import Testing
 
 /// The log queue: callers never wait for the reader; a full queue drops and counts; the
 /// drop is announced once lines flow again.
-@Suite(.serialized) struct LogLineQueueTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct LogLineQueueTests {
     /// A writer that blocks until the test opens the gate, like a pipe nobody reads.
     final class StalledWriter: Sendable {
         let written = Mutex<[String]>([])

@@ -8,7 +8,7 @@ import Testing
 
 /// The handlers behind the real HTTP server, calling the sandbox through the real HTTP
 /// client over loopback sockets: the production path except TLS.
-@Suite(.serialized) struct TokenEndpointsSocketTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct TokenEndpointsSocketTests {
     typealias F = TokenEndpointsFixtures
 
     /// A running provider (the sandbox over HTTP) and a running tokenswap in front of it.

@@ -2,7 +2,7 @@ import Testing
 import TokenSwapClient
 
 /// The default clock: seconds that only go forward, and a sleep that lasts.
-@Suite struct MonotonicSessionClockTests {
+@Suite(.resourceClass(.integration)) struct MonotonicSessionClockTests {
     @Test func countsSecondsAndSleeps() async throws {
         let clock = MonotonicSessionClock()
         let start = clock.now()

@@ -8,7 +8,7 @@ import Transport
 #endif
 
 /// The client side of Transport against its own listener: both ends real sockets.
-@Suite(.serialized) struct SocketChannelTests {
+@Suite(.serialized, .resourceClass(.deadlines)) struct SocketChannelTests {
     /// Accepted channels echo what they read, until EOF.
     static func echoListener(_ group: EventLoopGroup) throws -> Listener {
         let listener = try Listener(
