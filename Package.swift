@@ -93,6 +93,7 @@ let package = Package(
         // time bound on the wall clock, no child process but the test PKI's one openssl
         // run; a busy machine cannot fail them. Volume runs (a million seals, the scanner's property run)
         // take a small count unless TOKENSWAP_VOLUME_TESTS=1 (scripts/prove/volume).
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),

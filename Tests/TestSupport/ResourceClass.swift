@@ -57,6 +57,15 @@ actor ResourceGate {
     private var waiting: [(kind: ResourceClass.Kind, resume: CheckedContinuation<Void, Never>)] =
         []
 
+    /// What the gate holds, for its tests.
+    struct State: Equatable {
+        var active: ResourceClass.Kind?
+        var running: Int
+        var waiting: [ResourceClass.Kind]
+    }
+
+    var state: State { State(active: active, running: running, waiting: waiting.map(\.kind)) }
+
     func enter(_ kind: ResourceClass.Kind) async {
         let othersWait = waiting.contains { $0.kind != kind }
         if running == 0 || (active == kind && kind != .deadlines && !othersWait) {
