@@ -95,39 +95,54 @@ let package = Package(
             ]
         ),
 
-        // Test support: child processes spawned and reaped without Foundation's Process; a
-        // handler's response awaited outside a server.
+        // Test support: child processes spawned and reaped without Foundation's Process,
+        // the test PKI, a raw TCP client, volume counts, a handler's response awaited
+        // outside a server.
         .target(name: "CChildProcess", path: "Tests/CChildProcess"),
         .target(
             name: "TestSupport", dependencies: ["CChildProcess", "HTTPServer"],
             path: "Tests/TestSupport"),
-
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(
-            name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "HTTPCore", "Transport", "TLS", "TestSupport"]),
-        // Fixtures (PKI script, Python stub) are run from the source tree, not bundled.
-        .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "TLS", "TestSupport"],
-            exclude: ["Fixtures"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         // Providers, key rings, requests and log capture shared by the product's test targets.
         .target(
             name: "TokenSwapFixtures",
             dependencies: ["TokenSwap", "HTTPServer", "HTTPClient", "HTTPCore", "Sealing"],
             path: "Tests/TokenSwapFixtures"),
+
+        // Tests by resource class (README "Tests"). Unit targets are pure: no sockets, no
+        // time bound on the wall clock, no child process but the test PKI's one openssl
+        // run; a busy machine cannot fail them. Volume runs (a million seals, the scanner's
+        // property run) take a small count unless TOKENSWAP_VOLUME_TESTS=1
+        // (scripts/prove/volume).
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(
             name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
-        // The sandbox's own behaviour, and the grant endpoints against it over real sockets.
+        // The sandbox's own behaviour, without sockets.
         .testTarget(
             name: "TokenSwapSandboxTests",
             dependencies: [
                 "TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer", "TestSupport",
             ]),
         .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
-        // Drives the real `tokenswap` binary as a child process over real sockets, against
-        // its sandbox and a separate stub provider process (Fixtures, run from the tree).
+        // Real sockets and real deadlines, one folder per component; the suites that
+        // measure time are serialized and run alone (TestSupport's ResourceClass).
+        // Fixtures (the provider stub, the PKI script) run from the tree (Tests/Fixtures).
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "Sealing", "TokenSwap",
+                "TokenSwapSandbox", "TokenSwapFixtures", "TokenSwapClient", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Processes: drives the real `tokenswap` binary as a child process over real
+        // sockets, against its sandbox and a separate stub provider process (Fixtures, run
+        // from the tree), and the child-process support itself.
         // TokenSwapClient: the client kit against the real binary, as an app would use it.
         .testTarget(
             name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport", "TokenSwapClient"],

@@ -4,7 +4,7 @@ import Testing
 /// Absolute-form targets are parsed strictly (RFC 9112 §3.2.2): each of these was once
 /// routed to the path hidden after the authority (an operations endpoint or a token
 /// route); now each is a 400 and runs nothing.
-@Suite struct AbsoluteFormTests {
+@Suite(.resourceClass(.processes)) struct AbsoluteFormTests {
     static let targets = [
         ("GET", "http://a?b/healthz"), ("GET", "http://a#/metrics"), ("POST", "x:/v1/swap"),
         ("GET", "http://u@a/healthz"),

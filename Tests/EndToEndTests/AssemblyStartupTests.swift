@@ -4,7 +4,7 @@ import Testing
 /// Failures after the configuration is valid: the assembly's own start-up errors.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct AssemblyStartupTests {
+@Suite(.serialized, .resourceClass(.processes)) struct AssemblyStartupTests {
     @Test func aCAFileThatIsNotPEMNamesTheVariable() async throws {
         let file = NSTemporaryDirectory() + "tokenswap-e2e-\(UUID().uuidString).pem"
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: file))

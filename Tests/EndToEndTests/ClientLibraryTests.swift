@@ -7,7 +7,7 @@ import Testing
 /// RFC 8414 document, the authorization-code flow with PKCE through `/v1/<name>/token`,
 /// refresh, introspection and revocation (Fixtures/client_libraries.py; one line per
 /// check, never a token). A missing library fails the test: CI must run it.
-@Suite(.serialized) struct ClientLibraryTests {
+@Suite(.serialized, .resourceClass(.processes)) struct ClientLibraryTests {
     @Test func authlibAndRequestsOAuthlibRunTheWholeLifecycle() async throws {
         let binary = try TokenSwapBinary.url()
         // .ci/run installs the libraries in a venv and names its interpreter here.

@@ -9,7 +9,7 @@ import Testing
 /// Client connections never take the descriptors provider calls and the admin port need
 /// (issue 10: at `ulimit -n 48`, 37 idle connections turned every provider call into
 /// `502 upstream_unreachable` and 38 stopped accepts, the admin port included).
-@Suite struct DescriptorLimitTests {
+@Suite(.resourceClass(.processes)) struct DescriptorLimitTests {
     /// A plain TCP connection that sends nothing; the caller closes it.
     static func idleConnection(port: UInt16) throws -> Int32 {
         try Loopback.connect(port: port)

@@ -5,7 +5,7 @@ import TokenSwapClient
 
 /// The client kit's example program, `tokenswap-device-login`, as a user runs it against
 /// `tokenswap serve --sandbox`.
-@Suite(.serialized) struct DeviceLoginExampleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DeviceLoginExampleTests {
     /// Built next to this test bundle by `swift build --build-tests` (also when
     /// `TOKENSWAP_BINARY` points the server elsewhere, e.g. at a release build).
     static func binary() throws -> String {

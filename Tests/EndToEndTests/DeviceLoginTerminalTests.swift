@@ -6,7 +6,7 @@ import TokenSwapClient
 /// `tokenswap-device-login` in a real terminal (tmux), against `serve --sandbox`, the way
 /// a person meets it: it shows a user code and where to enter it, the person approves on
 /// the sandbox's page, and it reports it is signed in and calls the API.
-@Suite(.serialized) struct DeviceLoginTerminalTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DeviceLoginTerminalTests {
     /// One tmux server of its own (its socket in a temporary directory), so the test
     /// neither sees nor disturbs anyone's sessions.
     struct Terminal {

@@ -7,7 +7,7 @@ import TestSupport
 /// them) loads the page, types the user code, approves, and the polling device gets its
 /// tokens. Screenshots land in `test-artifacts/device-page/` (gitignored). Missing
 /// browser packages fail the test: CI must not pass without having looked at the page.
-@Suite(.serialized) struct DevicePageBrowserTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DevicePageBrowserTests {
     static var artifacts: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("test-artifacts/device-page").path

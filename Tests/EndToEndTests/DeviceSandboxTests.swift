@@ -5,7 +5,7 @@ import Testing
 /// `--sandbox`, in both dialects: the sandbox answers the RFC 8628 provider in RFC shapes
 /// and a provider whose dialect is `l2p` in L2P's (HTTP 200 and `status` strings), so
 /// tokenswap's mapping runs end to end.
-@Suite(.serialized) struct DeviceSandboxTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DeviceSandboxTests {
     /// `(environment, path prefix)` of each dialect's sandbox provider.
     static let dialects: [(String, [String: String], String)] = [
         ("rfc8628", [:], "/v1"),

@@ -4,7 +4,7 @@ import Testing
 /// The device grant (CONTRACT §7) through the real binary against the stub provider
 /// process, in each dialect and in each provider's shape: what the provider receives,
 /// how every answer is normalised, and what tokenswap answers without calling it.
-@Suite(.serialized) struct DeviceStubTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DeviceStubTests {
     static let devicePath = "/device/code"
     static let tokenPath = "/api/token"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The RFC 8414 documents (CONTRACT §8): served per provider only with
 /// `TOKENSWAP_PUBLIC_URL`, each endpoint only where the provider supports it.
-@Suite(.serialized) struct DiscoveryTests {
+@Suite(.serialized, .resourceClass(.processes)) struct DiscoveryTests {
     static let publicURL = "https://tokens.example.com"
 
     static func acme(_ extra: [String: String] = [:]) -> [String: String] {

@@ -10,7 +10,7 @@ import Testing
 /// by tokenswap itself", which comes with the operations work).
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct ErrorTableTests {
+@Suite(.serialized, .resourceClass(.processes)) struct ErrorTableTests {
     /// How the stub answers, and what the client must see.
     struct ProviderRow: Sendable, CustomStringConvertible {
         let description: String

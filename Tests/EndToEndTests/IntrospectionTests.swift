@@ -4,7 +4,7 @@ import Testing
 /// `POST /v1/<name>/introspect` (CONTRACT §8, RFC 7662's answer shape) through the binary,
 /// against a stub provider: what the provider receives per style, the normalised answer,
 /// `{"active":false}` with nothing else, the per-client limit, and 404 for style `none`.
-@Suite(.serialized) struct IntrospectionTests {
+@Suite(.serialized, .resourceClass(.processes)) struct IntrospectionTests {
     static let introspectPath = "/oauth/introspect"
 
     static func rfc7662(_ stub: ProviderStub) -> [String: String] {

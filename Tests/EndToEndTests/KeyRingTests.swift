@@ -5,7 +5,7 @@ import Testing
 /// §4, §6), with the same stub provider behind every instance.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct KeyRingTests {
+@Suite(.serialized, .resourceClass(.processes)) struct KeyRingTests {
     static var tokens: [String: Any] {
         ["access_token": "at-ring", "token_type": "Bearer", "expires_in": 3600]
     }

@@ -5,7 +5,7 @@ import Testing
 /// Migration from other swap services (CONTRACT §9) through the real binary, with tokens
 /// made by the real algorithms (Fixtures/legacy_token.py: `openssl enc`, Python
 /// `cryptography`) and the stub provider behind tokenswap.
-@Suite(.serialized) struct LegacyMigrationTests {
+@Suite(.serialized, .resourceClass(.processes)) struct LegacyMigrationTests {
     static let formats = [
         "ruby-encrypted-strings", "node-create-cipher-ctr", "node-create-cipher-cbc",
         "spotifyapiserver-gcm", "cryptojs-aes",

@@ -4,7 +4,7 @@ import Testing
 /// Issue 18 items 1 and 2 through the real binary (CONTRACT §9, §15): the attacks an
 /// unauthenticated legacy format (`node-create-cipher-ctr`, one fixed keystream) invites,
 /// with tokens made by `openssl enc` (Fixtures/legacy_token.py) under the configured secret.
-@Suite(.serialized) struct LegacyProbingTests {
+@Suite(.serialized, .resourceClass(.processes)) struct LegacyProbingTests {
     static let format = "node-create-cipher-ctr"
 
     /// A stub and a tokenswap whose default provider (generic, so a JSON plaintext passes

@@ -9,7 +9,7 @@ import Testing
 /// L2P-style revocation answered `Tokenswap-Revocation: unsupported` for one kind and
 /// `forwarded` for the other, token-info styles called the provider for one and not the
 /// other, and `tokenswap_sealed_token_opens_total` counted the genuine one.
-@Suite(.serialized) struct LifecycleOracleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct LifecycleOracleTests {
     /// One endpoint in one style, and the stub answer every token gets.
     struct Case: Sendable, CustomStringConvertible {
         let endpoint: String

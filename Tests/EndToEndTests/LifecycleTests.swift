@@ -8,7 +8,7 @@ import Testing
 /// Operations endpoints, the admin port, and the drain on SIGTERM/SIGINT.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct LifecycleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct LifecycleTests {
     static func sandbox(_ arguments: [String] = [], admin: Bool = false) async throws
         -> TokenSwapProcess
     {

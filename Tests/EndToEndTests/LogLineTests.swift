@@ -4,7 +4,7 @@ import Testing
 /// One log line per request (method, path, status, duration; for token requests also the
 /// provider and the upstream outcome), as JSON with TOKENSWAP_LOG_FORMAT=json, never a
 /// code or token.
-@Suite struct LogLineTests {
+@Suite(.resourceClass(.processes)) struct LogLineTests {
     @Test func oneJSONLinePerRequest() async throws {
         let server = try await TokenSwapProcess.serve(
             ["--sandbox"], environment: ["TOKENSWAP_LOG_FORMAT": "json"])

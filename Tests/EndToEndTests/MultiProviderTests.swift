@@ -5,7 +5,7 @@ import Testing
 /// and credentials; the first is the default; tokens are bound to their provider.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct MultiProviderTests {
+@Suite(.serialized, .resourceClass(.processes)) struct MultiProviderTests {
     @Test func routesPerProvider() async throws {
         let stub = try await ProviderStub.start()
         let spotifySecret = "secret-sp-" + Deployment.random(16)

@@ -11,7 +11,7 @@ import Testing
 /// `http/1.1`), reloads on SIGHUP and on file change under load, a bad new pair keeping
 /// the old one, the handshake bounded by the header deadline, `check-config`'s checks,
 /// and the expiry gauge on the (plain) admin port.
-@Suite struct NativeTLSTests {
+@Suite(.resourceClass(.processes)) struct NativeTLSTests {
     static func serve(_ pair: ServedPair, admin: Bool = false) async throws -> TokenSwapProcess {
         var environment = pair.environment
         if admin { environment["TOKENSWAP_ADMIN_PORT"] = "0" }

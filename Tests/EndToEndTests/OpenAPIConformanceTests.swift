@@ -10,7 +10,7 @@ import Testing
 /// produced by a request in the table below, and every status the table produces is
 /// documented. Documented operations listed in `pending` are not built yet; the test
 /// fails once they are served, so the list cannot go stale (it is empty now).
-@Suite struct OpenAPIConformanceTests {
+@Suite(.resourceClass(.processes)) struct OpenAPIConformanceTests {
     struct Outcome: Hashable, CustomStringConvertible {
         let method: String
         let path: String
@@ -25,7 +25,7 @@ import Testing
     /// size limits, resource caps), so the document lists them on every operation. Each
     /// is produced here on at least one path, not on all of them.
     static let connectionLevel: Set<Int> = [408, 413, 414, 431, 503]
-    /// 408 takes the header deadline to produce; HTTPServerTests' ConnectionDeadlineTests
+    /// 408 takes the header deadline to produce; IntegrationTests' ConnectionDeadlineTests
     /// prove it through a real socket.
     static let connectionLevelProvedElsewhere: Set<Int> = [408]
 

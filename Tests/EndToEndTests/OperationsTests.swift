@@ -10,7 +10,7 @@ import Testing
 /// The operations features against the real binary: /metrics, the per-client rate limit
 /// (and X-Forwarded-For from trusted proxies only), CORS, request ids in answers and
 /// logs, the JSON log format, and /metrics moving to the admin port.
-@Suite struct OperationsTests {
+@Suite(.resourceClass(.processes)) struct OperationsTests {
     /// One sample of the text exposition: `name{labels} value`. A function: a Regex is
     /// not Sendable, so it cannot be a static constant.
     static func isSample(_ line: Substring) -> Bool {

@@ -5,7 +5,7 @@ import Testing
 /// through the binary against a stub standing in for Google, GitHub and L2P: what each
 /// provider receives (method, path, auth, body; never the secret in a URL) and how its
 /// answers come back in RFC 7009 / RFC 7662 shape.
-@Suite(.serialized) struct ProviderStyleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct ProviderStyleTests {
     /// One preset provider in front of the stub, its token and lifecycle URLs at `paths`.
     static func serve(
         _ name: String, stub: ProviderStub, deployment: Deployment, keys: String,

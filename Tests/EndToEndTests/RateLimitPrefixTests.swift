@@ -4,7 +4,7 @@ import Testing
 /// IPv6 clients are rate limited per /64 (TOKENSWAP_RATE_LIMIT_IPV6_PREFIX), IPv4 clients
 /// per address. The clients arrive through a trusted proxy (the test's loopback
 /// connection) with `X-Forwarded-For`, as they would behind a load balancer.
-@Suite struct RateLimitPrefixTests {
+@Suite(.resourceClass(.processes)) struct RateLimitPrefixTests {
     /// One request per 100 s after the burst: no refill while the test runs, however
     /// loaded the machine.
     static let limit = [

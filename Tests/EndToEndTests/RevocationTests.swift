@@ -5,7 +5,7 @@ import Testing
 /// provider: what the provider receives per style, and every answer: `200 {}` whether the
 /// provider revoked the token, calls it invalid, or it did not open (no oracle); `503` with
 /// `Retry-After` when the provider failed; `unsupported` without a provider call.
-@Suite(.serialized) struct RevocationTests {
+@Suite(.serialized, .resourceClass(.processes)) struct RevocationTests {
     static let revokePath = "/oauth/revoke"
 
     static func rfc7009(_ stub: ProviderStub, timeout: String = "5") -> [String: String] {

@@ -5,7 +5,7 @@ import Testing
 /// refresh, replay, and every failure the sandbox can be asked for.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct SandboxFlowTests {
+@Suite(.serialized, .resourceClass(.processes)) struct SandboxFlowTests {
     static let redirect = "tokenswap-sandbox://callback"
 
     /// GET /sandbox/authorize → 302 → the code in the Location.

@@ -4,7 +4,7 @@ import Testing
 /// The sandbox as an attacker meets it: the banner does not call configured keys
 /// ephemeral, HEAD on the authorize endpoint mints no code, and the token endpoint (a
 /// client-secret check) is rate limited per client.
-@Suite struct SandboxHardeningTests {
+@Suite(.resourceClass(.processes)) struct SandboxHardeningTests {
     @Test func bannerSaysPlainlyWhenRealKeysAreSet() async throws {
         let key = Deployment.newKey("real")
         let server = try await TokenSwapProcess.serve(

@@ -5,7 +5,7 @@ import Testing
 /// tokens are active until they expire or their grant is revoked, a revoked refresh token
 /// is dead from then on, and the magic failure values reach the client as the contract
 /// says (503 with Retry-After on revoke).
-@Suite(.serialized) struct SandboxLifecycleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct SandboxLifecycleTests {
     static func swap(_ port: UInt16, code: String? = nil) async throws -> (
         access: String, sealed: String
     ) {

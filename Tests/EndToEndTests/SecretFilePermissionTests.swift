@@ -4,7 +4,7 @@ import Testing
 /// CONTRACT §15: `check-config` warns when a file holding a secret can be read by group or
 /// others: the TLS key, a legacy secret file, a `--config` file with a client secret or the
 /// key ring. Before, a world-readable TLS key passed silently.
-@Suite struct SecretFilePermissionTests {
+@Suite(.resourceClass(.processes)) struct SecretFilePermissionTests {
     static func permissions(_ mode: Int, _ path: String) throws {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }

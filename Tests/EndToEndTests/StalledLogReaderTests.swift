@@ -6,7 +6,7 @@ import Testing
 /// (`tokenswap_log_lines_dropped_total`), and a warning says how many once the reader
 /// is back. Before the log queue, the service answered about 500 requests (a 64 KiB pipe
 /// of lines) and then nothing.
-@Suite struct StalledLogReaderTests {
+@Suite(.resourceClass(.processes)) struct StalledLogReaderTests {
     /// Far more lines than the pipe (64 KiB) and the queue (256 KiB) hold together.
     static let requests = 3000
 

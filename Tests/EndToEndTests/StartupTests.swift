@@ -6,7 +6,7 @@ import Testing
 /// configuration.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct StartupTests {
+@Suite(.serialized, .resourceClass(.processes)) struct StartupTests {
     static let secret = "secret-startup-" + Deployment.random(16)
     static let key = Deployment.newKey("s1")
 

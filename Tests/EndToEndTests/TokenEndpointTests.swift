@@ -4,7 +4,7 @@ import Testing
 /// `POST /v1/<name>/token` (CONTRACT §8): one RFC 6749 token endpoint whose `grant_type`
 /// picks the swap or the refresh path (the provider sees exactly what `/v1/swap` and
 /// `/v1/refresh` send), and its refusals, which never reach the provider.
-@Suite(.serialized) struct TokenEndpointTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenEndpointTests {
     @Test func grantTypesDispatchToTheSwapAndRefreshPaths() async throws {
         let stack = try await StubStack.start()
         try await stack.stub.answerTokens([

@@ -7,7 +7,7 @@ import TokenSwapClient
 /// `tokenswap serve --sandbox`: the user approves or denies on the sandbox's verification
 /// page (`POST /sandbox/device`), and the sandbox's magic scopes end the polling the
 /// other ways.
-@Suite(.serialized) struct TokenSwapClientDeviceFlowTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenSwapClientDeviceFlowTests {
     /// The user's side (the sandbox's verification page, as its form posts).
     static func decide(_ userCode: RedactedToken, approve: Bool, port: UInt16) async throws {
         let answer = try await DeviceFlow.decide(

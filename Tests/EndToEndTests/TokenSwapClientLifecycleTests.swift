@@ -5,7 +5,7 @@ import TokenSwapClient
 /// The client kit's sign-out with revocation and its introspection (CONTRACT §8) against
 /// the real `tokenswap serve --sandbox`, which plays the provider's revocation and
 /// introspection endpoints.
-@Suite(.serialized) struct TokenSwapClientLifecycleTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenSwapClientLifecycleTests {
     @Test func introspectThenSignOutRevokesAndTheGrantIsDead() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let store = MemoryCredentialStore()

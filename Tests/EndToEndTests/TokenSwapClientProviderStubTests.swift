@@ -5,7 +5,7 @@ import TokenSwapClient
 /// The client kit against a stub provider behind the real binary (issue 18): what its
 /// sign-out revokes at a GitHub-style provider, and what a provider's absurd
 /// `Retry-After` does to a session.
-@Suite(.serialized) struct TokenSwapClientProviderStubTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenSwapClientProviderStubTests {
     static func session(_ stack: StubStack, store: any CredentialStore, skewSeconds: Double)
         throws -> TokenSession
     {
@@ -38,10 +38,16 @@ import TokenSwapClient
         try await session.signIn(code: "code-kit-github")
 
         #expect(try await session.signOut() == .revoked)
+        // Two calls: the sealed refresh token goes upstream as any other value does (GitHub
+        // calls it invalid; CONTRACT §8: the same call for every token, no oracle), then
+        // the access token, which GitHub revokes. The provider's refresh token never leaves
+        // the seal.
         let revocations = try await stub.received().filter { $0.target == revokePath }
-        #expect(revocations.count == 1)
-        #expect(revocations.first?.method == "DELETE")
-        #expect(revocations.first?.json?["access_token"] as? String == "gho-kit-access")
+        #expect(revocations.count == 2)
+        #expect(revocations.allSatisfy { $0.method == "DELETE" })
+        let sent = revocations.compactMap { $0.json?["access_token"] as? String }
+        #expect(sent.last == "gho-kit-access")
+        #expect(!sent.contains("ghr-kit-refresh"))
         #expect(try await store.load() == nil)
         #expect(
             try await stack.finish(secrets: [

@@ -5,7 +5,7 @@ import TokenSwapClient
 /// The client kit (CONTRACT §11) against the real `tokenswap serve --sandbox`, over
 /// `URLSessionTransport`: sign in with a swap, refresh with rotation, and the sandbox's
 /// failure values, each ending as the contract says a client must end it.
-@Suite(.serialized) struct TokenSwapClientSandboxTests {
+@Suite(.serialized, .resourceClass(.processes)) struct TokenSwapClientSandboxTests {
     /// A session whose skew is the token's whole lifetime: every `accessToken()` refreshes
     /// once, so a test can drive the real refresh path without waiting an hour.
     static func session(

@@ -5,7 +5,7 @@ import Testing
 /// that records every request.
 // Serialized: each test starts processes; the whole test run shares a 2-core machine with
 // timing-sensitive suites, so the cases of a table go one after another, not all at once.
-@Suite(.serialized) struct UpstreamRequestTests {
+@Suite(.serialized, .resourceClass(.processes)) struct UpstreamRequestTests {
     static func basic(_ id: String, _ secret: String) -> String {
         "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()
     }

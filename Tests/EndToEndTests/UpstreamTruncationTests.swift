@@ -6,7 +6,7 @@ import Testing
 /// plain HTTP, but over TLS a TCP end of file without close_notify may be a cut
 /// (RFC 8446 §6.1): the swap is then 502 upstream_error, never tokens from a truncated
 /// body.
-@Suite struct UpstreamTruncationTests {
+@Suite(.resourceClass(.processes)) struct UpstreamTruncationTests {
     static let tokens =
         #"{"access_token":"a-trunc","token_type":"Bearer","expires_in":60,"refresh_token":"r-trunc"}"#
 

@@ -4,7 +4,9 @@ import Testing
 @testable import Sealing
 
 /// Volume checks of `KeyRing+Sealing`: nonce freshness over a million seals, and
-/// random input to `open` that must always end in `.invalidToken`, never a crash.
+/// random input to `open` that must always end in `.invalidToken`, never a crash. The
+/// full counts run under TOKENSWAP_VOLUME_TESTS=1 (`scripts/prove/volume`); plain
+/// `swift test` runs a sample of each (`Volume`).
 ///
 /// Each runs on a thread of its own (`offPool`) and counts wrong outcomes instead of
 /// expecting inside the loop: seconds of synchronous work on the two cooperative
@@ -14,7 +16,7 @@ import Testing
     /// nonces. The full text of every output is kept and compared, not a digest.
     @Test func oneMillionSealsOfTheSameInputAreDistinct() async throws {
         let ring = try Fixtures.ring("k:\(Fixtures.keyA)")
-        let count = 1_000_000
+        let count = Volume.count(1_000_000, sample: 20_000)
         let distinct = try await offPool {
             var outputs = Set<String>(minimumCapacity: count)
             for _ in 0..<count {
@@ -53,7 +55,7 @@ import Testing
         let characters =
             Base64URL.alphabet.map { Character(UnicodeScalar($0)) }
             + ["+", "/", "=", " ", "\n", "%", "é", "\u{0}", "😀"]
-        return (0..<100_000).map { _ in
+        return (0..<Volume.count(100_000, sample: 5_000)).map { _ in
             let length = Int.random(in: 0...260, using: &generator)
             var text = ""
             for _ in 0..<length {
@@ -73,7 +75,7 @@ import Testing
         let ring = try Fixtures.ring("k1:\(Fixtures.keyA)")
         let wrong = try await offPool {
             var generator = SplitMix64(seed: 43)
-            let texts = (0..<100_000).map { _ in
+            let texts = (0..<Volume.count(100_000, sample: 5_000)).map { _ in
                 let length = Int.random(in: 0...200, using: &generator)
                 let body = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
                 return Base64URL.encode([0x01, 2] + Array("k1".utf8) + body)
@@ -92,14 +94,16 @@ import Testing
         #expect(wrong == 0)
     }
 
-    /// 100,000 distinct random edits (replace, delete, insert, truncate) of `sealed`.
+    /// 100,000 distinct random edits (replace, delete, insert, truncate) of `sealed`
+    /// (5,000 without TOKENSWAP_VOLUME_TESTS=1).
     static func mutations(of sealed: String, seed: UInt64) -> [String] {
         var generator = SplitMix64(seed: seed)
         var result: [String] = []
         let original = Array(sealed.utf8)
         let alphabet = Base64URL.alphabet + Array("+/=\n ".utf8)
         var mutated = 0
-        while mutated < 100_000 {
+        let wanted = Volume.count(100_000, sample: 5_000)
+        while mutated < wanted {
             var bytes = original
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 switch Int.random(in: 0..<4, using: &generator) {

@@ -7,4 +7,11 @@ enum Fixture {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures").appendingPathComponent(name).path
     }
+
+    /// A script in Tests/Fixtures, shared with the other test targets and the proofs.
+    static func shared(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+            .appendingPathComponent(name).path
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// A running Fixtures/provider_stub.py: a separate provider process that records what
+/// A running Tests/Fixtures/provider_stub.py (its `control` mode): a separate provider process that records what
 /// it receives and answers what it is told. Ends with the test (its stdin closes).
 final class ProviderStub: Sendable {
     /// What the stub received, one request.
@@ -45,7 +45,7 @@ final class ProviderStub: Sendable {
     }
 
     private init(tls: Bool) throws {
-        var arguments = [Fixture.path("provider_stub.py")]
+        var arguments = [Fixture.shared("provider_stub.py")]
         if tls {
             let pki = TestPKI.shared
             arguments += ["--tls", pki.cert("good"), pki.key("good")]

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPCore
+import TestSupport
+import Testing
+import Transport
+
+@testable import HTTPClient
+
+@Suite(.serialized, .resourceClass(.deadlines)) struct HTTPClientTests {
+    @Test func postsBodyAndHeaders() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        let request = try HTTPClientRequest(
+            method: .post, url: "http://127.0.0.1:\(stub.port)/echo?x=1", headers: headers,
+            body: Array("grant_type=authorization_code".utf8))
+        let response = try await client.send(request, timeoutSeconds: 5)
+        #expect(response.status.code == 200)
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == "POST /echo?x=1\ngrant_type=authorization_code")
+    }
+
+    @Test func reachesIPv6Loopback() async throws {
+        let stub = try await UpstreamStub.start(arguments: ["--ipv6"])
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let response = try await client.send(
+            HTTPClientRequest(method: .get, url: "http://[::1]:\(stub.port)/ok"), timeoutSeconds: 5)
+        #expect(response.body == Array("hello".utf8))
+    }
+
+    /// A slow server hits the exchange deadline, and the request is not sent twice: the
+    /// stub saw exactly the timed-out connection and the one asking for the count.
+    @Test func slowServerHitsTheDeadlineWithoutRetry() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let base = "http://127.0.0.1:\(stub.port)"
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .post, url: base + "/slow?ms=6000"), timeoutSeconds: 0.3)
+        }
+        // Far below the server's 6 s, with room for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(3))
+        let count = try await client.send(
+            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+        #expect(String(decoding: count.body, as: UTF8.self) == "2")
+    }
+
+    /// Timeouts are clamped before any conversion: no value traps.
+    @Test func oddTimeoutsNeitherTrapNorHang() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = try HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(stub.port)/ok")
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(request, timeoutSeconds: .nan)
+        }
+        await #expect(throws: HTTPClientError.timeout(.exchange)) {
+            _ = try await client.send(request, timeoutSeconds: -1)
+        }
+        let far = try await client.send(request, deadline: .after(seconds: 0x1p40))
+        #expect(far.body == Array("hello".utf8))
+        let huge = try await client.send(request, timeoutSeconds: .infinity)
+        #expect(huge.status.code == 200)
+    }
+
+    @Test func closedPortIsUnreachable() async throws {
+        let port = try Self.closedPort()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        do {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5
+            )
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .unreachable(let reason) = error else {
+                Issue.record("expected unreachable, got \(error)")
+                return
+            }
+            #expect(reason.contains("refused"))
+        }
+    }
+
+    @Test func refusesHeaderValueWithLineBreak() async throws {
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        var headers = HTTPHeaders()
+        headers.add(name: "X-Split", value: "a\r\nInjected: 1")
+        let request = try HTTPClientRequest(
+            method: .get, url: "http://127.0.0.1:9/", headers: headers)
+        await #expect {
+            _ = try await client.send(request, timeoutSeconds: 1)
+        } throws: { error in
+            guard case .invalidRequest = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
+
+    /// A server that accepts TCP but never speaks TLS (the plain stub waits for an HTTP
+    /// head that the ClientHello never completes): the handshake deadline fires.
+    @Test func silentServerHitsTheHandshakeDeadline() async throws {
+        let stub = try await UpstreamStub.start()
+        var configuration = HTTPClientConfiguration()
+        configuration.tlsHandshakeTimeoutSeconds = 0.3
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        await #expect(throws: HTTPClientError.timeout(.tlsHandshake)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "https://127.0.0.1:\(stub.port)/ok"),
+                timeoutSeconds: 5)
+        }
+    }
+
+    /// A listener whose accept queue is full drops further SYNs (Linux), so a connect
+    /// to it never completes: the connect deadline fires.
+    @Test func fullAcceptQueueHitsTheConnectDeadline() async throws {
+        let (listener, port) = try Self.listener(backlog: 0)
+        defer { close(listener) }
+        // Fill the queue with connections nobody accepts.
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            fillers.append(try Loopback.connect(port: port, nonBlocking: true))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        var configuration = HTTPClientConfiguration()
+        configuration.connectTimeoutSeconds = 0.3
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        await #expect(throws: HTTPClientError.timeout(.connect)) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5
+            )
+        }
+    }
+
+    /// A listening socket on an ephemeral loopback port that never accepts.
+    static func listener(backlog: Int32) throws -> (Int32, UInt16) {
+        try Loopback.bind(listenBacklog: backlog)
+    }
+
+    /// A port nothing listens on: bind an ephemeral one, note it, close it.
+    static func closedPort() throws -> UInt16 {
+        let (fd, port) = try Loopback.bind()
+        close(fd)
+        return port
+    }
+}

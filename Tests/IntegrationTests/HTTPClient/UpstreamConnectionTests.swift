@@ -1,0 +1,90 @@
+import HTTPCore
+import TestSupport
+import Testing
+import Transport
+
+@testable import HTTPClient
+
+/// The retry rule, made deterministic: the stub closes connections idle for 1 s, and
+/// the idle watch of the pooled connection is paused right after its first response,
+/// so only the check made before writing can notice that the server closed it.
+@Suite(.resourceClass(.integration)) struct UpstreamConnectionTests {
+    static func pauseIdleWatch(_ connection: UpstreamConnection) async {
+        await withCheckedContinuation { continuation in
+            connection.loop.execute {
+                connection.channel.pauseReading()
+                continuation.resume()
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func closedPooledConnectionIsFoundBeforeWritingAndTheRequestRetried(tls: Bool) async throws {
+        let stub = try await UpstreamStub.start(
+            // 3 s: the first exchange must come in before the server's idle close even on
+            // a loaded machine (1 s was missed in CI); the wait below then outlasts it.
+            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "3000"])
+        var configuration = HTTPClientConfiguration()
+        configuration.extraCAFilePath = TestPKI.shared.caFile
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        let url = "\(tls ? "https" : "http")://localhost:\(stub.port)"
+        let first = try await client.send(
+            HTTPClientRequest(method: .post, url: url + "/ok"), timeoutSeconds: 5)
+        #expect(first.body == Array("hello".utf8))
+        let pool = client.pool(for: try UpstreamURL(url).origin)
+        let pooled = pool.idleConnections
+        #expect(pooled.count == 1)
+        for connection in pooled { await Self.pauseIdleWatch(connection) }
+        try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
+
+        let second = try await client.send(
+            HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
+            timeoutSeconds: 5)
+        #expect(String(decoding: second.body, as: UTF8.self) == "POST /echo\nonce")
+        #expect(pool.idleConnections.allSatisfy { idle in !pooled.contains { $0 === idle } })
+    }
+
+    @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
+        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "3000"])
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
+        let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
+        let deadline = Deadline.after(seconds: 5)
+        let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
+        let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        let first = await client.exchange(
+            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
+        guard case .success(let answer) = first else {
+            Issue.record("first exchange failed: \(first)")
+            return
+        }
+        #expect(answer.reusable)
+        await Self.pauseIdleWatch(connection)
+        try await Task.sleep(for: .milliseconds(4500))
+        let second = await client.exchange(
+            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
+        guard case .failure(let failure) = second else {
+            Issue.record("a closed connection answered")
+            return
+        }
+        #expect(failure.requestNeverSent)
+    }
+
+    /// After response bytes arrived nothing is retried: the stub sees exactly the one
+    /// truncated exchange and then the connection asking for the count.
+    @Test func truncatedResponseIsNotRetried() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let base = "http://127.0.0.1:\(stub.port)"
+        await #expect(throws: HTTPClientError.self) {
+            _ = try await client.send(
+                HTTPClientRequest(method: .post, url: base + "/truncated"), timeoutSeconds: 5)
+        }
+        let count = try await client.send(
+            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+        #expect(String(decoding: count.body, as: UTF8.self) == "2")
+    }
+}

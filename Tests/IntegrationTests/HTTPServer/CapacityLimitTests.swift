@@ -1,0 +1,59 @@
+import HTTPCore
+import HTTPServer
+import TestSupport
+import Testing
+
+/// What one client, or many stalled ones, may hold: body bytes in flight over the whole
+/// server, and connections per client address (issue 10: 600 connections each holding
+/// 65,535 of 65,536 announced body bytes cost 33 MB; at the connection cap 0.6 GiB).
+@Suite(.resourceClass(.integration)) struct CapacityLimitTests {
+    @Test func bodiesInFlightHaveABudgetAndAStalledOneGivesItsShareBack() async throws {
+        try await TestServer.with({ $0.maxBodyBytesInFlight = 100 }) { _, port in
+            let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n"
+            let stalled = try RawClient(port: port)
+            try await stalled.send(head + "abc")
+            try await Task.sleep(for: .milliseconds(100))
+            // 80 of 100 held: a second announced 80 is over the budget.
+            let refused = try RawClient(port: port)
+            try await refused.send(head)
+            let answer = try await refused.readResponse()
+            #expect(answer.statusCode == 503)
+            #expect(answer.bodyText.contains("temporarily_unavailable"))
+            #expect(try await refused.readsEOF())
+            // A chunked body counts as it is decoded.
+            let chunked = try RawClient(port: port)
+            try await chunked.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "20\r\n" + String(repeating: "c", count: 32) + "\r\n")
+            #expect(try await chunked.readResponse().statusCode == 503)
+            // The stalled client leaves (EOF mid-body): its share comes back.
+            stalled.shutdownWrite()
+            try await Task.sleep(for: .milliseconds(100))
+            let next = try RawClient(port: port)
+            try await next.send(head + String(repeating: "b", count: 80))
+            let served = try await next.readResponse()
+            #expect(served.statusCode == 200)
+            #expect(served.bodyText.count == 80)
+        }
+    }
+
+    @Test func oneClientAddressHoldsAtMostItsShareOfConnections() async throws {
+        try await TestServer.with({ $0.maxConnectionsPerClient = 2 }) { server, port in
+            let first = try RawClient(port: port)
+            let second = try RawClient(port: port)
+            for client in [first, second] {
+                try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.readResponse().statusCode == 200)
+            }
+            // The third from the same address is closed at accept, before a byte is read.
+            let third = try RawClient(port: port)
+            #expect(try await third.readsEOF())
+            #expect(server.connectionCount == 2)
+            first.shutdownWrite()
+            try await Task.sleep(for: .milliseconds(100))
+            let fourth = try RawClient(port: port)
+            try await fourth.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await fourth.readResponse().statusCode == 200)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+/// The size limits of `ServerConfiguration`, each answered with its status and a close.
+@Suite(.resourceClass(.integration)) struct ConnectionLimitTests {
+    static let manyFields = (0..<101).map { "X-F\($0): v\r\n" }.joined()
+    static let longLine = "X-Big: " + String(repeating: "b", count: 9 * 1024) + "\r\n"
+    /// Five 4 KB lines: each under the line limit, together over the 16 KiB block.
+    static let bigBlock = (0..<5).map {
+        "X-B\($0): " + String(repeating: "b", count: 4000) + "\r\n"
+    }
+    .joined()
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var limit: String
+        var request: String
+        var status: Int
+        var testDescription: String { limit }
+    }
+
+    @Test(arguments: [
+        Case(
+            limit: "request line 8 KiB",
+            request: "GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n",
+            status: 414),
+        Case(
+            limit: "100 fields", request: "GET /hello HTTP/1.1\r\nHost: x\r\n\(manyFields)\r\n",
+            status: 431),
+        Case(
+            limit: "field line 8 KiB",
+            request: "GET /hello HTTP/1.1\r\nHost: x\r\n\(longLine)\r\n", status: 431),
+        Case(
+            limit: "header block 16 KiB",
+            request: "GET /hello HTTP/1.1\r\nHost: x\r\n\(bigBlock)\r\n", status: 431),
+    ])
+    func oversizedHeadsAreRefused(_ limitCase: Case) async throws {
+        let request = limitCase.request
+        let status = limitCase.status
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try await client.send(request)
+            let response = try await client.readResponse()
+            #expect(response.statusCode == status)
+            #expect(response.header("Connection") == "close")
+            #expect(try await client.readsEOF())
+        }
+    }
+
+    @Test func contentLengthOverTheLimitIsRefusedBeforeTheBodyIsSent() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            // Only the head: the 413 must come without a single body byte.
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 65537\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.statusCode == 413)
+            #expect(response.header("Connection") == "close")
+        }
+    }
+
+    @Test func afterA413TheServerLingersDrainingWhatTheClientStillSends() async throws {
+        try await TestServer.with { _, port in
+            let client = try RawClient(port: port)
+            try await client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.statusCode == 413)
+            #expect(response.header("Connection") == "close")
+            // A client that sends its body anyway: the server shut only its write side
+            // and keeps reading (RFC 9112 §9.6). Had it closed the socket, the first send
+            // would draw an RST and the second would fail with EPIPE/ECONNRESET.
+            let chunk = [UInt8](repeating: 0x78, count: 256 * 1024)
+            try await client.send(chunk)
+            try await Task.sleep(for: .milliseconds(200))
+            try await client.send(chunk)
+            client.shutdownWrite()
+            #expect(try await client.readsEOF())
+        }
+    }
+
+    @Test func chunkedBodiesOverTheLimitAreRefused() async throws {
+        try await TestServer.with({ $0.limits.maxBodyBytes = 8 }) { _, port in
+            let client = try RawClient(port: port)
+            try await client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n")
+            #expect(try await client.readResponse().statusCode == 413)
+        }
+    }
+
+    @Test func theConnectionCapHoldsNewConnectionsUntilOneCloses() async throws {
+        try await TestServer.with({
+            $0.maxConnections = 2
+            $0.acceptRetryDelaySeconds = 0.05
+        }) { server, port in
+            var first: RawClient? = try RawClient(port: port)
+            let second = try RawClient(port: port)
+            for client in [first, second].compactMap({ $0 }) {
+                try await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.readResponse().statusCode == 200)
+            }
+            #expect(server.connectionCount == 2)
+            // The third TCP handshake completes in the kernel backlog, but the server does
+            // not accept it while at the cap, so its request waits unanswered.
+            let third = try RawClient(port: port, receiveTimeoutSeconds: 0.5)
+            try await third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            await #expect(throws: RawClient.Failure.self) { try await third.readResponse() }
+            first = nil  // deinit closes the first connection
+            #expect(first == nil)
+            #expect(try await third.readResponseEventually().statusCode == 200)
+        }
+    }
+}
