@@ -99,19 +99,11 @@ package final class SocketChannel: @unchecked Sendable {
         let scratch = loop.scratch.bytes
         let limit = min(maxBytes, scratch.count)
         guard limit > 0 else { return .wouldBlock }
-        while true {
-            let count = recv(fd, scratch.baseAddress, limit, 0)
-            if count > 0 {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                return .received(count)
-            }
-            if count == 0 { return .endOfFile }
-            switch errno {
-            case EINTR: continue  // a signal interrupted the call before any byte moved
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code: return .failed(errno: code)
-            }
+        let result = receiveOnce(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<limit]))
+        if case .received(let count) = result {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
         }
+        return result
     }
 
     /// Reads with one `recv` into the first half of the loop's scratch buffer and hands
@@ -127,14 +119,20 @@ package final class SocketChannel: @unchecked Sendable {
         let scratch = loop.scratch.bytes
         let half = scratch.count / 2
         guard half > 0 else { return .wouldBlock }
+        let result = receiveOnce(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<half]))
+        if case .received(let count) = result {
+            body(
+                UnsafeRawBufferPointer(rebasing: scratch[0..<count]),
+                UnsafeMutableRawBufferPointer(rebasing: scratch[half...]))
+        }
+        return result
+    }
+
+    /// One `recv` into `destination`: what arrived, or how the read ended.
+    private func receiveOnce(into destination: UnsafeMutableRawBufferPointer) -> ReceiveResult {
         while true {
-            let count = recv(fd, scratch.baseAddress, half, 0)
-            if count > 0 {
-                body(
-                    UnsafeRawBufferPointer(rebasing: scratch[0..<count]),
-                    UnsafeMutableRawBufferPointer(rebasing: scratch[half...]))
-                return .received(count)
-            }
+            let count = recv(fd, destination.baseAddress, destination.count, 0)
+            if count > 0 { return .received(count) }
             if count == 0 { return .endOfFile }
             switch errno {
             case EINTR: continue  // a signal interrupted the call before any byte moved

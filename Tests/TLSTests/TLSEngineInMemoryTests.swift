@@ -50,7 +50,9 @@ import Testing
             carry(from, to)
             var scratch = [UInt8](repeating: 0, count: 16 * 1024)
             var received: [UInt8] = []
-            _ = try scratch.withUnsafeMutableBytes { try to.drainPlaintext(into: &received, scratch: $0) }
+            _ = try scratch.withUnsafeMutableBytes {
+                try to.drainPlaintext(into: &received, scratch: $0)
+            }
             return String(decoding: received, as: UTF8.self)
         }
     }

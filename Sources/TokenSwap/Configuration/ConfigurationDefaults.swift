@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Every default of CONTRACT §5 in one place, each with its unit in the name.
 public enum ConfigurationDefaults {
     public static let host = "0.0.0.0"
@@ -42,14 +44,14 @@ public enum ConfigurationDefaults {
     /// Shorter than /32 would put whole ISPs in one bucket (RFC 6177 assigns /48 to a site).
     public static let rateLimitIPv6PrefixLengthRange = SettingRange(
         32...128, expected: "an IPv6 prefix length from 32 to 128")
-    /// Body bytes of requests being read, over all connections (512 stalled bodies of
-    /// the 64 KiB maximum: inside a 256 MB container); at least one whole body.
-    public static let maxBodyBytesInFlight = 32 * 1024 * 1024
+    /// Request bytes being read, over all connections: the server's own default
+    /// (`ServerConfiguration`), declared once there; at least one whole body.
+    public static let maxBodyBytesInFlight = ServerConfiguration().maxBodyBytesInFlight
     public static let maxBodyBytesInFlightRange = SettingRange(
         65_536...1_073_741_824, expected: "bytes from 65536 to 1073741824")
-    /// Connections one client address may hold; 0 = no cap (behind a proxy every client
-    /// has the proxy's address).
-    public static let maxConnectionsPerClient = 2_500
+    /// Connections one client may hold; 0 = no cap (behind a proxy every client has the
+    /// proxy's address). The server's own default, declared once there.
+    public static let maxConnectionsPerClient = ServerConfiguration().maxConnectionsPerClient
     public static let maxConnectionsPerClientRange = SettingRange(
         1...1_000_000, expected: "a whole number of connections, 0 (no cap) or 1 to 1000000",
         alsoAllowed: 0)
