@@ -59,7 +59,8 @@ ts_rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null; }
 
 # --- tools ----------------------------------------------------------------------------
 
-# need COMMAND [PACKAGE]: installs PACKAGE (default COMMAND) with apt when COMMAND is missing.
+# need COMMAND [PACKAGE]: installs PACKAGE (default COMMAND) with apt when COMMAND is missing
+# (the proofs and benchmarks install what they drive: wrk, slowhttptest, rsync, nginx…).
 need() {
     command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -y -qq "${2:-$1}" >/dev/null; }
 }
@@ -250,6 +251,7 @@ prove_source() {
         return
     fi
     local dir="${PROVE_SNAPSHOT:-/tmp/prove-src}" fresh
+    need rsync >&2 || { echo "prove: rsync is needed for the snapshot (or PROVE_SOURCE=tree)" >&2; return 1; }
     mkdir -p "$dir"
     fresh=$(mktemp -d)
     (cd "$ts_root" && git archive HEAD) | tar -x -C "$fresh"
