@@ -60,7 +60,7 @@ extension SandboxProvider: UpstreamTransport {
         ) -> ServiceRoute {
             ServiceRoute(
                 method, path,
-                handler: Endpoint(.sandbox) { request, _ in EndpointAnswer(await answer(request)) })
+                handler: .async(.sandbox) { request, _ in EndpointAnswer(await answer(request)) })
         }
         return [
             route(.get, "/sandbox/authorize") { [self] in authorize($0) },

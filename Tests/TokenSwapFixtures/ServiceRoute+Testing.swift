@@ -6,7 +6,7 @@ import HTTPServer
 extension Route where Handler == Endpoint {
     /// Runs this endpoint directly, as the pipeline would, and returns its response.
     func answer(_ request: HTTPRequest) async -> HTTPResponse {
-        await handler.answer(request, ServiceContext(requestID: "test-request", routePath: path))
-            .response
+        let context = ServiceContext(requestID: "test-request", routePath: path)
+        return await EndpointAnswer.awaited { handler(request, context, $0) }.response
     }
 }

@@ -26,25 +26,31 @@ import Testing
         let (spotify, _) = try S.providers()
         let service = try Self.service(sandbox)
         let code = try S.code(sandbox)
-        let swap = await service.swap(
-            F.form("code=\(code)&redirect_uri=myapp%3A%2F%2Fcallback"), provider: spotify
-        ).response
+        let swap = await service.answer {
+            $0.swap(
+                F.form("code=\(code)&redirect_uri=myapp%3A%2F%2Fcallback"), provider: spotify,
+                completion: $1)
+        }.response
         #expect(swap.status.code == 200)
         let firstSealed = try #require(try F.body(swap)["refresh_token"]?.stringValue)
         #expect(!firstSealed.hasPrefix("sbr-"))
 
-        let refresh = await service.refresh(
-            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify
-        ).response
+        let refresh = await service.answer {
+            $0.refresh(
+                F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify,
+                completion: $1)
+        }.response
         #expect(refresh.status.code == 200)
         let secondSealed = try #require(try F.body(refresh)["refresh_token"]?.stringValue)
         #expect(secondSealed != firstSealed)
         #expect(try F.body(refresh)["expires_in"] == .number("3600"))
 
         // The sandbox rotated, so the first token is dead upstream: a 4xx invalid_grant.
-        let replay = await service.refresh(
-            F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify
-        ).response
+        let replay = await service.answer {
+            $0.refresh(
+                F.form("refresh_token=\(firstSealed)", path: "/v1/refresh"), provider: spotify,
+                completion: $1)
+        }.response
         #expect(replay.status.code == 400)
         #expect(try F.body(replay)["error"]?.stringValue == "invalid_grant")
     }
@@ -55,9 +61,13 @@ import Testing
         let service = try Self.service(sandbox)
         let code = try S.code(sandbox)
         #expect(
-            await service.swap(F.form("code=\(code)"), provider: spotify).response.status.code
+            await service.answer {
+                $0.swap(F.form("code=\(code)"), provider: spotify, completion: $1)
+            }.response.status.code
                 == 200)
-        let again = await service.swap(F.form("code=\(code)"), provider: spotify).response
+        let again = await service.answer {
+            $0.swap(F.form("code=\(code)"), provider: spotify, completion: $1)
+        }.response
         #expect(again.status.code == 400)
         #expect(try F.body(again)["error"]?.stringValue == "invalid_grant")
     }
@@ -67,10 +77,11 @@ import Testing
         let (spotify, _) = try S.providers()
         let code = try S.code(
             sandbox, "&code_challenge=\(SandboxProviderTests.challenge)&code_challenge_method=S256")
-        let response = try await Self.service(sandbox).swap(
-            F.json(#"{"code":"\#(code)","code_verifier":"\#(SandboxProviderTests.verifier)"}"#),
-            provider: spotify
-        ).response
+        let response = try await Self.service(sandbox).answer {
+            $0.swap(
+                F.json(#"{"code":"\#(code)","code_verifier":"\#(SandboxProviderTests.verifier)"}"#),
+                provider: spotify, completion: $1)
+        }.response
         #expect(response.status.code == 200)
     }
 
@@ -92,18 +103,24 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
         let service = try Self.service(sandbox, timeoutSeconds: 0.2)
-        let swap = await service.swap(F.form("code=\(value)"), provider: spotify).response
+        let swap = await service.answer {
+            $0.swap(F.form("code=\(value)"), provider: spotify, completion: $1)
+        }.response
         #expect(swap.status.code == status)
         #expect(try F.body(swap)["error"]?.stringValue == error)
         #expect(swap.headers["Retry-After"] == retryAfter)
 
         let planted = "sandbox-refresh-" + value.dropFirst("sandbox-".count)
-        let plantedSwap = await service.swap(F.form("code=\(planted)"), provider: spotify).response
+        let plantedSwap = await service.answer {
+            $0.swap(F.form("code=\(planted)"), provider: spotify, completion: $1)
+        }.response
         #expect(plantedSwap.status.code == 200)
         let sealed = try #require(try F.body(plantedSwap)["refresh_token"]?.stringValue)
-        let refresh = await service.refresh(
-            F.form("refresh_token=\(sealed)", path: "/v1/refresh"), provider: spotify
-        ).response
+        let refresh = await service.answer {
+            $0.refresh(
+                F.form("refresh_token=\(sealed)", path: "/v1/refresh"), provider: spotify,
+                completion: $1)
+        }.response
         #expect(refresh.status.code == status)
         #expect(try F.body(refresh)["error"]?.stringValue == error)
     }
@@ -112,13 +129,16 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
         let service = try Self.service(sandbox)
-        let noRefresh = await service.swap(F.form("code=sandbox-no-refresh"), provider: spotify)
-            .response
+        let noRefresh = await service.answer {
+            $0.swap(F.form("code=sandbox-no-refresh"), provider: spotify, completion: $1)
+        }
+        .response
         #expect(noRefresh.status.code == 200)
         #expect(try F.body(noRefresh)["refresh_token"] == nil)
-        let stringExpiry = await service.swap(
-            F.form("code=sandbox-string-expiry"), provider: spotify
-        ).response
+        let stringExpiry = await service.answer {
+            $0.swap(
+                F.form("code=sandbox-string-expiry"), provider: spotify, completion: $1)
+        }.response
         #expect(try F.body(stringExpiry)["expires_in"] == .number("3600"))
     }
 
@@ -126,11 +146,16 @@ import Testing
         let sandbox = try S.sandbox()
         let (spotify, linkedin) = try S.providers()
         let service = try Self.service(sandbox)
-        let swap = await service.swap(F.form("code=\(try S.code(sandbox))"), provider: spotify)
-            .response
+        let code = try S.code(sandbox)
+        let swap = await service.answer {
+            $0.swap(F.form("code=\(code)"), provider: spotify, completion: $1)
+        }
+        .response
         let sealed = try #require(try F.body(swap)["refresh_token"]?.stringValue)
-        let response = await service.refresh(F.form("refresh_token=\(sealed)"), provider: linkedin)
-            .response
+        let response = await service.answer {
+            $0.refresh(F.form("refresh_token=\(sealed)"), provider: linkedin, completion: $1)
+        }
+        .response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_grant")
     }

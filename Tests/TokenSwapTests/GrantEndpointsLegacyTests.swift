@@ -67,9 +67,10 @@ import Testing
 
     /// What a token that opens neither natively nor by a decoder is answered.
     static func doesNotOpen(_ provider: Provider) async throws -> HTTPResponse {
-        let answer = try await service(RecordingUpstream()).refresh(
-            refresh("not-a-token-at-all"), provider: provider
-        ).response
+        let answer = try await service(RecordingUpstream()).answer {
+            $0.refresh(
+                refresh("not-a-token-at-all"), provider: provider, completion: $1)
+        }.response
         #expect(answer.status.code == 400)
         #expect(try F.body(answer)["error"]?.stringValue == "invalid_grant")
         return answer
@@ -130,9 +131,10 @@ import Testing
         ]
         for refusal in refusals {
             let upstream = RecordingUpstream(refusal)
-            let answer = try await Self.service(upstream).refresh(
-                Self.refresh(token), provider: provider
-            ).response
+            let answer = try await Self.service(upstream).answer {
+                $0.refresh(
+                    Self.refresh(token), provider: provider, completion: $1)
+            }.response
             #expect(upstream.requests.count == 1)
             #expect(answer.status == reference.status)
             #expect(answer.headers == reference.headers)
@@ -149,16 +151,18 @@ import Testing
             (.failure(.timeout(.exchange)), 504),
         ]
         for (failure, status) in transient {
-            let answer = try await Self.service(RecordingUpstream(failure)).refresh(
-                Self.refresh(token), provider: provider
-            ).response
+            let answer = try await Self.service(RecordingUpstream(failure)).answer {
+                $0.refresh(
+                    Self.refresh(token), provider: provider, completion: $1)
+            }.response
             #expect(answer.status.code == status)
         }
         // A natively sealed token still gets the provider's body verbatim.
         let native = try F.seal("raw-native", keys: F.newKey, provider: provider)
         let body = #"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#
         let answer = try await Self.service(RecordingUpstream(RecordingUpstream.json(400, body)))
-            .refresh(Self.refresh(native), provider: provider).response
+            .answer { $0.refresh(Self.refresh(native), provider: provider, completion: $1) }
+            .response
         #expect(answer.body == Array(body.utf8))
     }
 
@@ -171,24 +175,32 @@ import Testing
         let good = try Self.ctrToken("legacy-refresh-token-0002")
         // Three failures: one that opens nowhere, two the provider refuses.
         for token in ["garbage-token", good, good] {
-            let answer = await service.refresh(Self.refresh(token), provider: provider).response
+            let answer = await service.answer {
+                $0.refresh(Self.refresh(token), provider: provider, completion: $1)
+            }.response
             #expect(answer.status.code == 400)
         }
         #expect(upstream.requests.count == 2)
         // Spent: even a good legacy token is 429, before decoding (no provider call).
-        let limited = await service.refresh(Self.refresh(good), provider: provider).response
+        let limited = await service.answer {
+            $0.refresh(Self.refresh(good), provider: provider, completion: $1)
+        }.response
         #expect(limited.status.code == 429)
         #expect(try F.body(limited)["error"]?.stringValue == "rate_limited")
         #expect(limited.headers["Retry-After"].flatMap { Int($0) }.map { $0 >= 1 } == true)
         #expect(upstream.requests.count == 2)
         // A natively sealed token from the same client is never affected.
         let native = try F.seal("raw-native", keys: F.newKey, provider: provider)
-        let nativeAnswer = await service.refresh(Self.refresh(native), provider: provider)
-            .response
+        let nativeAnswer = await service.answer {
+            $0.refresh(Self.refresh(native), provider: provider, completion: $1)
+        }
+        .response
         #expect(nativeAnswer.status.code == 200)
         // Another client has its own allowance.
-        let other = await service.refresh(Self.refresh(good, from: "192.0.2.8"), provider: provider)
-            .response
+        let other = await service.answer {
+            $0.refresh(Self.refresh(good, from: "192.0.2.8"), provider: provider, completion: $1)
+        }
+        .response
         #expect(other.status.code == 200)
     }
 
@@ -198,18 +210,24 @@ import Testing
         let provider = try Self.provider()
         let service = try Self.service(RecordingUpstream(), failuresPerMinute: 2)
         for host in 1...2 {
-            let answer = await service.refresh(
-                Self.refresh("garbage-token", from: "2001:db8:1:2::\(host)"), provider: provider
-            ).response
+            let answer = await service.answer {
+                $0.refresh(
+                    Self.refresh("garbage-token", from: "2001:db8:1:2::\(host)"),
+                    provider: provider, completion: $1)
+            }.response
             #expect(answer.status.code == 400)
         }
-        let rotated = await service.refresh(
-            Self.refresh("garbage-token", from: "2001:db8:1:2:ffff::3"), provider: provider
-        ).response
+        let rotated = await service.answer {
+            $0.refresh(
+                Self.refresh("garbage-token", from: "2001:db8:1:2:ffff::3"), provider: provider,
+                completion: $1)
+        }.response
         #expect(rotated.status.code == 429)
-        let neighbour = await service.refresh(
-            Self.refresh("garbage-token", from: "2001:db8:1:3::1"), provider: provider
-        ).response
+        let neighbour = await service.answer {
+            $0.refresh(
+                Self.refresh("garbage-token", from: "2001:db8:1:3::1"), provider: provider,
+                completion: $1)
+        }.response
         #expect(neighbour.status.code == 400)
     }
 
@@ -221,12 +239,16 @@ import Testing
         let service = try Self.service(upstream, failuresPerMinute: 2)
         let good = try Self.ctrToken("legacy-refresh-token-0003")
         for status in [200, 200, 200, 200, 502, 502, 502] {
-            let answer = await service.refresh(Self.refresh(good), provider: provider).response
+            let answer = await service.answer {
+                $0.refresh(Self.refresh(good), provider: provider, completion: $1)
+            }.response
             #expect(answer.status.code == status)
         }
         for status in [400, 400, 429] {
-            let answer = await service.refresh(Self.refresh("garbage-token"), provider: provider)
-                .response
+            let answer = await service.answer {
+                $0.refresh(Self.refresh("garbage-token"), provider: provider, completion: $1)
+            }
+            .response
             #expect(answer.status.code == status)
         }
     }
@@ -236,8 +258,10 @@ import Testing
         let service = try Self.service(RecordingUpstream())
         #expect(service.legacyFailureLimit == nil)
         for _ in 0..<50 {
-            let answer = await service.refresh(Self.refresh("garbage-token"), provider: provider)
-                .response
+            let answer = await service.answer {
+                $0.refresh(Self.refresh("garbage-token"), provider: provider, completion: $1)
+            }
+            .response
             #expect(answer.status.code == 400)
         }
     }
@@ -254,13 +278,17 @@ import Testing
         let good = try Self.ctrToken("legacy-refresh-token-0004")
         #expect(service.openLegacy(good, for: provider) != nil)
         for status in [400, 502] {
-            let answer = await service.refresh(Self.refresh(good), provider: provider).response
+            let answer = await service.answer {
+                $0.refresh(Self.refresh(good), provider: provider, completion: $1)
+            }.response
             #expect(answer.status.code == status)
         }
         #expect(
             !(await ServiceMetricsTests.text(metrics)).contains(
                 "tokenswap_legacy_tokens_opened_total{"))
-        let refreshed = await service.refresh(Self.refresh(good), provider: provider).response
+        let refreshed = await service.answer {
+            $0.refresh(Self.refresh(good), provider: provider, completion: $1)
+        }.response
         #expect(refreshed.status.code == 200)
         #expect(
             (await ServiceMetricsTests.text(metrics)).contains(

@@ -19,9 +19,10 @@ import Testing
                 200,
                 #"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":"raw-new"}"#
             ))
-        let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealed), provider: provider
-        ).response
+        let response = try await F.service(upstream).answer {
+            $0.refresh(
+                Self.refreshForm(sealed), provider: provider, completion: $1)
+        }.response
         #expect(response.status.code == 200)
         GrantErrorTests.expectTokenHeaders(response)
         let fields = try F.sentFields(try #require(upstream.requests.first))
@@ -39,9 +40,10 @@ import Testing
             #"{"access_token":"a2","refresh_token":"raw-keep"}"#,
         ] {
             let upstream = RecordingUpstream(RecordingUpstream.json(200, body))
-            let response = try await F.service(upstream).refresh(
-                Self.refreshForm(sealed), provider: provider
-            ).response
+            let response = try await F.service(upstream).answer {
+                $0.refresh(
+                    Self.refreshForm(sealed), provider: provider, completion: $1)
+            }.response
             #expect(try F.body(response)["refresh_token"]?.stringValue == sealed)
         }
     }
@@ -51,9 +53,10 @@ import Testing
         let sealedOld = try F.seal("raw-keep", keys: F.oldKey, provider: provider)
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#))
-        let response = try await F.service(upstream).refresh(
-            Self.refreshForm(sealedOld), provider: provider
-        ).response
+        let response = try await F.service(upstream).answer {
+            $0.refresh(
+                Self.refreshForm(sealedOld), provider: provider, completion: $1)
+        }.response
         let answer = try #require(try F.body(response)["refresh_token"]?.stringValue)
         #expect(answer != sealedOld)
         let opened = try F.open(answer, keys: F.newKey, provider: provider)
@@ -81,9 +84,11 @@ import Testing
             "x y",
         ] {
             let upstream = RecordingUpstream()
-            let response = try await F.service(upstream).refresh(
-                Self.refreshForm(FormURLEncoding.encodeComponent(candidate)), provider: provider
-            ).response
+            let response = try await F.service(upstream).answer {
+                $0.refresh(
+                    Self.refreshForm(FormURLEncoding.encodeComponent(candidate)),
+                    provider: provider, completion: $1)
+            }.response
             #expect(response.status.code == 400)
             #expect(try F.body(response)["error"]?.stringValue == "invalid_grant")
             #expect(upstream.requests.isEmpty)
@@ -93,9 +98,10 @@ import Testing
     @Test(arguments: ["", "refresh_token=", "refresh_token=(null)", "code=abc"])
     func missingRefreshTokenIsInvalidRequest(body: String) async throws {
         let upstream = RecordingUpstream()
-        let response = try await F.service(upstream).refresh(
-            F.form(body, path: "/v1/refresh"), provider: try F.provider()
-        ).response
+        let provider = try F.provider()
+        let response = try await F.service(upstream).answer {
+            $0.refresh(F.form(body, path: "/v1/refresh"), provider: provider, completion: $1)
+        }.response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -108,9 +114,11 @@ import Testing
         let response = try await F.service(
             RecordingUpstream(RecordingUpstream.json(400, providerBody))
         )
-        .refresh(
-            F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider
-        ).response
+        .answer {
+            $0.refresh(
+                F.json(#"{"refresh_token":"\#(sealed)"}"#, path: "/v1/refresh"), provider: provider,
+                completion: $1)
+        }.response
         #expect(response.status.code == 400)
         #expect(response.body == Array(providerBody.utf8))
     }

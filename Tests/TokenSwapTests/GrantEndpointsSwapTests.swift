@@ -17,10 +17,11 @@ import Testing
     @Test func swapSendsCodeWithBasicAuthAndSealsTheRefreshToken() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let provider = try F.provider()
-        let response = try await F.service(upstream).swap(
-            F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"),
-            provider: provider
-        ).response
+        let response = try await F.service(upstream).answer {
+            $0.swap(
+                F.form("code=the-code&code_verifier=v-1&client_id=ignored&grant_type=ignored"),
+                provider: provider, completion: $1)
+        }.response
         #expect(response.status.code == 200)
         GrantErrorTests.expectTokenHeaders(response)
 
@@ -55,8 +56,10 @@ import Testing
     @Test func postAuthSendsTheSecretInTheBody() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let provider = try F.provider(name: "linkedin", auth: .clientSecretPost)
-        _ = try await F.service(upstream).swap(F.json(#"{"code":"c1"}"#), provider: provider)
-            .response
+        _ = try await F.service(upstream).answer {
+            $0.swap(F.json(#"{"code":"c1"}"#), provider: provider, completion: $1)
+        }
+        .response
         let sent = try #require(upstream.requests.first)
         #expect(sent.headers["Authorization"] == nil)
         let fields = try F.sentFields(sent)
@@ -74,16 +77,21 @@ import Testing
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         var body = "code=c"
         if let requested { body += "&redirect_uri=" + FormURLEncoding.encodeComponent(requested) }
-        _ = try await F.service(upstream).swap(F.form(body), provider: try F.provider()).response
+        let provider = try F.provider()
+        _ = try await F.service(upstream).answer {
+            $0.swap(F.form(body), provider: provider, completion: $1)
+        }.response
         #expect(try F.sentFields(try #require(upstream.requests.first))["redirect_uri"] == sent)
     }
 
     @Test func refreshTokenIsOmittedOnlyWhenTheProviderSentNone() async throws {
         let upstream = RecordingUpstream(
             RecordingUpstream.json(200, #"{"access_token":"a","expires_in":60}"#))
-        let response = try await F.service(upstream).swap(
-            F.form("code=c"), provider: try F.provider()
-        ).response
+        let provider = try F.provider()
+        let response = try await F.service(upstream).answer {
+            $0.swap(
+                F.form("code=c"), provider: provider, completion: $1)
+        }.response
         #expect(response.status.code == 200)
         #expect(try F.body(response)["refresh_token"] == nil)
     }
@@ -91,8 +99,11 @@ import Testing
     @Test(arguments: ["", "code=", "code=(null)", "code_verifier=x", "code=%zz"])
     func missingOrMalformedCodeNeverCallsTheProvider(body: String) async throws {
         let upstream = RecordingUpstream()
-        let response = try await F.service(upstream).swap(F.form(body), provider: try F.provider())
-            .response
+        let provider = try F.provider()
+        let response = try await F.service(upstream).answer {
+            $0.swap(F.form(body), provider: provider, completion: $1)
+        }
+        .response
         #expect(response.status.code == 400)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -104,8 +115,11 @@ import Testing
             method: .post, target: "/v1/swap",
             headers: HTTPHeaders([("Content-Type", "text/plain")]),
             body: Array("code=c".utf8))
-        let response = try await F.service(upstream).swap(request, provider: try F.provider())
-            .response
+        let provider = try F.provider()
+        let response = try await F.service(upstream).answer {
+            $0.swap(request, provider: provider, completion: $1)
+        }
+        .response
         #expect(response.status.code == 415)
         #expect(try F.body(response)["error"]?.stringValue == "invalid_request")
         #expect(upstream.requests.isEmpty)
@@ -144,9 +158,11 @@ import Testing
     func upstreamOutcomesReachTheClient(answer: RecordingUpstream.Answer, status: Int, code: String)
         async throws
     {
-        let response = try await F.service(RecordingUpstream(answer)).swap(
-            F.form("code=c"), provider: try F.provider()
-        ).response
+        let provider = try F.provider()
+        let response = try await F.service(RecordingUpstream(answer)).answer {
+            $0.swap(
+                F.form("code=c"), provider: provider, completion: $1)
+        }.response
         #expect(response.status.code == status)
         #expect(try F.body(response)["error"]?.stringValue == code)
         GrantErrorTests.expectTokenHeaders(response)
@@ -189,8 +205,11 @@ import Testing
     func whyAProviderCallFailedIsLogged(error: HTTPClientError, outcome: String) async throws {
         let logs = LogCapture()
         let upstream = RecordingUpstream(.failure(error))
-        _ = try await F.service(upstream, logs: logs).swap(
-            F.form("code=the-code-value"), provider: try F.provider())
+        let provider = try F.provider()
+        _ = try await F.service(upstream, logs: logs).answer {
+            $0.swap(
+                F.form("code=the-code-value"), provider: provider, completion: $1)
+        }
         let line = try #require(logs.all.first { $0.contains("provider call failed") })
         #expect(line.hasPrefix("warning "))
         #expect(line.contains("outcome=\(outcome)"))

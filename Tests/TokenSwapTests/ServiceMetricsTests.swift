@@ -36,27 +36,33 @@ import Testing
                 parsing: GrantEndpointsFixtures.newKey + "," + GrantEndpointsFixtures.oldKey),
             transport: upstream, upstreamTimeoutSeconds: 2, logger: LogCapture().logger,
             metrics: metrics)
-        let swap = await service.swap(
-            GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
-        ).response
+        let swap = await service.answer {
+            $0.swap(
+                GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider,
+                completion: $1)
+        }.response
         #expect(swap.status.code == 200)
         let sealed = try #require(
             try GrantEndpointsFixtures.body(swap)["refresh_token"]?.stringValue)
         for _ in 0..<7 {
-            _ = await service.swap(
-                GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider
-            ).response
+            _ = await service.answer {
+                $0.swap(
+                    GrantEndpointsFixtures.form("code=the-secret-code-777"), provider: provider,
+                    completion: $1)
+            }.response
         }
-        let refresh = await service.refresh(
-            GrantEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
-            provider: provider
-        ).response
+        let refresh = await service.answer {
+            $0.refresh(
+                GrantEndpointsFixtures.form("refresh_token=\(sealed)", path: "/v1/refresh"),
+                provider: provider, completion: $1)
+        }.response
         #expect(refresh.status.code == 200)
-        let tampered = await service.refresh(
-            GrantEndpointsFixtures.form(
-                "refresh_token=\(sealed.dropLast(3))AAA", path: "/v1/refresh"),
-            provider: provider
-        ).response
+        let tampered = await service.answer {
+            $0.refresh(
+                GrantEndpointsFixtures.form(
+                    "refresh_token=\(sealed.dropLast(3))AAA", path: "/v1/refresh"),
+                provider: provider, completion: $1)
+        }.response
         #expect(tampered.status.code == 400)
 
         let text = await Self.text(metrics)
@@ -123,11 +129,11 @@ import Testing
         let token = pipeline.wrap(
             ServiceRoute(
                 .post, "/v1/swap",
-                handler: Endpoint(.grant) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }))
+                handler: .async(.grant) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }))
         let health = pipeline.wrap(
             ServiceRoute(
                 .get, "/healthz",
-                handler: Endpoint(.operations) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }
+                handler: .async(.operations) { _, _ in EndpointAnswer(HTTPResponse(status: .ok)) }
             ))
         for _ in 0..<3 {
             _ = try await token.handler.response(

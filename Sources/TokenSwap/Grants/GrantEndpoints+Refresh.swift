@@ -14,13 +14,29 @@ extension GrantEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
+        let fields: TokenRequestFields
+        do throws(GrantError) {
+            fields = try TokenRequestFields.decode(request)
+        } catch {
+            return completion(
+                Self.answer(.failure(error), provider: provider, grant: "refresh_token"))
+        }
+        refresh(fields: fields, request: request, provider: provider, completion: completion)
+    }
+
+    /// The refresh for already decoded fields (also the `refresh_token` grant of the token
+    /// endpoint, CONTRACT §8, which decodes its body once). `request` is read for the
+    /// client's address (the legacy failure limit), not for its body.
+    func refresh(
+        fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
         let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
         let sealed: String
         let opened: OpenedToken
         let legacyFormat: LegacyFormat?
         let raw: String
         do throws(GrantError) {
-            let fields = try TokenRequestFields.decode(request)
             guard let value = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
             }
@@ -63,11 +79,6 @@ extension GrantEndpoints {
                 settledLegacyRefresh(
                     result, format: legacyFormat, provider: provider, request: request))
         }
-    }
-
-    /// `refresh`, awaited.
-    public func refresh(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await Self.awaiting { refresh(request, provider: provider, completion: $0) }
     }
 
     /// A refresh request's token: natively, else by the provider's legacy decoders

@@ -10,17 +10,16 @@ extension GrantEndpoints {
     /// `/introspect` for a provider with introspection style `none` and the device paths
     /// of a provider without a device endpoint.
     public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
-        typealias Handler =
-            @Sendable (GrantEndpoints, HTTPRequest, Provider) async
-            -> EndpointAnswer
+        typealias Awaiting =
+            @Sendable (GrantEndpoints, HTTPRequest, Provider) async -> EndpointAnswer
         var routes: [ServiceRoute] = []
-        func add(_ path: String, _ provider: Provider, _ handler: @escaping Handler) {
+        func add(_ path: String, _ provider: Provider, _ handle: @escaping Awaiting) {
             let endpoints = self
             routes.append(
                 ServiceRoute(
                     .post, path,
-                    handler: Endpoint(.grant) { request, _ in
-                        await handler(endpoints, request, provider)
+                    handler: .async(.grant) { request, _ in
+                        await handle(endpoints, request, provider)
                     }))
         }
         typealias Responder =
@@ -28,7 +27,7 @@ extension GrantEndpoints {
                 GrantEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
             ) -> Void
         // The hot paths (swap, refresh, the token endpoint) answer by callback; the rest
-        // await.
+        // await, each as a task on the connection's loop.
         func add(_ path: String, _ provider: Provider, responding responder: @escaping Responder) {
             let endpoints = self
             routes.append(
@@ -49,9 +48,7 @@ extension GrantEndpoints {
                 responding: { $0.refresh($1, provider: $2, completion: $4) })
             add(
                 prefix + "/token", provider,
-                responding: {
-                    $0.token($1, provider: $2, executor: $3.server.executor, completion: $4)
-                })
+                responding: { $0.token($1, provider: $2, context: $3, completion: $4) })
             add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
             if provider.device != nil {

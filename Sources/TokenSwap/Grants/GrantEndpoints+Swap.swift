@@ -8,10 +8,25 @@ extension GrantEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
+        let fields: TokenRequestFields
+        do throws(GrantError) {
+            fields = try TokenRequestFields.decode(request)
+        } catch {
+            return completion(
+                Self.answer(.failure(error), provider: provider, grant: "authorization_code"))
+        }
+        swap(fields: fields, provider: provider, completion: completion)
+    }
+
+    /// The swap for already decoded fields (also the `authorization_code` grant of the
+    /// token endpoint, CONTRACT §8, which decodes its body once).
+    func swap(
+        fields: TokenRequestFields, provider: Provider,
+        completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
         let finish = Self.answering(provider: provider, grant: "authorization_code", completion)
         let grant: TokenGrant
         do throws(GrantError) {
-            let fields = try TokenRequestFields.decode(request)
             guard let code = fields["code"] else { throw .invalidRequest("code is missing") }
             grant = TokenGrant.authorizationCode(
                 code: code, redirectURI: provider.redirectURI(forRequested: fields["redirect_uri"]),
@@ -30,8 +45,4 @@ extension GrantEndpoints {
         }
     }
 
-    /// `swap`, awaited.
-    public func swap(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await Self.awaiting { swap(request, provider: provider, completion: $0) }
-    }
 }

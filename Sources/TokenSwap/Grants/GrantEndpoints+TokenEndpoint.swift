@@ -8,16 +8,19 @@ extension GrantEndpoints {
     /// (`token_endpoint_auth_method` `none`): a `client_id` they send must be the
     /// provider's, else `401 invalid_client` (§5.2).
     ///
-    /// Answers by callback, as swap and refresh do (standard clients refresh here); the
-    /// device grant, which awaits, runs as a task on `executor` (the connection's loop).
+    /// The body is decoded once, with the fields of every grant, and the grant's path
+    /// reads those fields. Answers by callback, as swap and refresh do (standard clients
+    /// refresh here); the device grant, which awaits, runs as `Endpoint.async` runs it: a
+    /// task on the connection's loop (`context.server.executor`).
     public func token(
-        _ request: HTTPRequest, provider: Provider, executor: (any TaskExecutor)?,
+        _ request: HTTPRequest, provider: Provider, context: ServiceContext,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
+        let fields: TokenRequestFields
         let grantType: String
         do throws(GrantError) {
-            let fields = try TokenRequestFields.decode(
-                request, reading: TokenRequestFields.tokenEndpointNames)
+            fields = try TokenRequestFields.decode(
+                request, reading: TokenRequestFields.tokenRequestNames)
             // In the body (RFC 6749 §2.3.1's public clients) or as Basic credentials with
             // an empty secret (requests-oauthlib's default); the secret is not read.
             let basic = request.headers["Authorization"].flatMap(BasicCredentials.init)
@@ -35,21 +38,18 @@ extension GrantEndpoints {
         }
         switch grantType {
         case TokenGrant.authorizationCodeType:
-            swap(request, provider: provider, completion: completion)
+            swap(fields: fields, provider: provider, completion: completion)
         case TokenGrant.refreshTokenType:
-            refresh(request, provider: provider, completion: completion)
+            refresh(fields: fields, request: request, provider: provider, completion: completion)
         case ProviderDialect.deviceGrantType where provider.device != nil:
-            Task(executorPreference: executor) { [self] in
-                completion(await deviceToken(request, provider: provider))
-            }
+            Endpoint.async(.grant) { [self] _, _ in
+                await answer(provider: provider, grant: "device_code") {
+                    () async throws(GrantError) in try await pollDevice(fields, provider: provider)
+                }
+            }(request, context, completion)
         default:
             completion(
                 Self.answer(.failure(.unsupportedGrantType), provider: provider, grant: "token"))
         }
-    }
-
-    /// `token`, awaited.
-    public func token(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await Self.awaiting { token(request, provider: provider, executor: nil, completion: $0) }
     }
 }

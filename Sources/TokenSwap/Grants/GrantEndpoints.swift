@@ -126,14 +126,6 @@ extension GrantEndpoints {
         { result in completion(answer(result, provider: provider, grant: grant)) }
     }
 
-    /// Awaits an endpoint written as a callback (for `/v1/token`'s dispatch and tests).
-    static func awaiting(
-        _ start: (@escaping @Sendable (EndpointAnswer) -> Void) -> Void
-    ) async -> EndpointAnswer {
-        await withCheckedContinuation { continuation in
-            start { continuation.resume(returning: $0) }
-        }
-    }
 }
 
 /// Headers on every grant endpoint response, success or error (CONTRACT §2; RFC 6749

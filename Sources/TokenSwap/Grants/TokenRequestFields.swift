@@ -18,6 +18,9 @@ public struct TokenRequestFields: Sendable, Equatable {
     /// What `/token` reads besides (CONTRACT §8); only there, so the swap and refresh
     /// endpoints keep ignoring a `client_id` whatever its shape.
     public static let tokenEndpointNames: Set<String> = ["grant_type", "client_id"]
+    /// Everything `/token` reads: its own fields and those of the grant it picks, decoded
+    /// once.
+    public static let tokenRequestNames = knownNames.union(tokenEndpointNames)
     /// What `/revoke` and `/introspect` read (RFC 7009 §2.1, RFC 7662 §2.1).
     /// `token_type_hint` is read only to refuse one that is not a string: the hint itself
     /// is not needed (what opens as a sealed refresh token is one).

@@ -23,40 +23,37 @@ public struct Endpoint: Sendable {
         case discovery
     }
 
-    /// An endpoint that awaits: run as a task on the connection's loop.
-    public typealias Handler = @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
     public typealias Respond = @Sendable (EndpointAnswer) -> Void
-    /// An endpoint that answers by callback (an `HTTPHandler`): called on the
-    /// loop, it calls `respond` once. The grant endpoints on the hot path (swap, refresh)
-    /// are written so.
+    /// What serves an endpoint, in the server's one shape (`HTTPHandler`): called on the
+    /// connection's loop, it calls `respond` once. The hot paths (swap, refresh, the token
+    /// endpoint) are written so and need no task; `async` builds one from an async function.
     public typealias Responder = @Sendable (HTTPRequest, ServiceContext, @escaping Respond) -> Void
 
-    enum Serving: Sendable {
-        case responding(Responder)
-        case awaiting(Handler)
-    }
-
     public let kind: Kind
-    let serving: Serving
-
-    public init(_ kind: Kind, handle: @escaping Handler) {
-        self.kind = kind
-        self.serving = .awaiting(handle)
-    }
+    let responder: Responder
 
     public init(_ kind: Kind, respond: @escaping Responder) {
         self.kind = kind
-        self.serving = .responding(respond)
+        self.responder = respond
     }
 
-    /// The endpoint's answer to `request`, awaited whichever its shape.
-    public func answer(_ request: HTTPRequest, _ context: ServiceContext) async -> EndpointAnswer {
-        switch serving {
-        case .awaiting(let handle):
-            return await handle(request, context)
-        case .responding(let respond):
-            return await withCheckedContinuation { continuation in
-                respond(request, context) { continuation.resume(returning: $0) }
+    /// Calls the responder; `respond` receives its one answer.
+    public func callAsFunction(
+        _ request: HTTPRequest, _ context: ServiceContext, _ respond: @escaping Respond
+    ) {
+        responder(request, context, respond)
+    }
+
+    /// An endpoint that runs `handle` as a task whose executor is the connection's loop
+    /// (`context.server.executor`), as `HTTPHandler.async` does: awaiting I/O frees the
+    /// loop for its other connections.
+    public static func async(
+        _ kind: Kind,
+        _ handle: @escaping @Sendable (HTTPRequest, ServiceContext) async -> EndpointAnswer
+    ) -> Endpoint {
+        Endpoint(kind) { request, context, respond in
+            Task(executorPreference: context.server.executor) {
+                respond(await handle(request, context))
             }
         }
     }

@@ -44,23 +44,13 @@ public struct RequestPipeline: Sendable {
             request, answer, context in
             pipeline.finish(request, answer, context, kind: kind, series: series)
         }
-        switch route.handler.serving {
-        case .responding(let endpoint):
-            return route.map { _ in
-                HTTPHandler { request, server, respond in
-                    let (context, refused) = pipeline.begin(request, server, kind: kind)
-                    if let refused { return respond(finish(request, refused, context)) }
-                    endpoint(request, context) { answer in
-                        respond(finish(request, answer, context))
-                    }
-                }
-            }
-        case .awaiting(let endpoint):
-            return route.map { _ in
-                .async { request, server in
-                    let (context, refused) = pipeline.begin(request, server, kind: kind)
-                    if let refused { return finish(request, refused, context) }
-                    return finish(request, await endpoint(request, context), context)
+        let endpoint = route.handler
+        return route.map { _ in
+            HTTPHandler { request, server, respond in
+                let (context, refused) = pipeline.begin(request, server, kind: kind)
+                if let refused { return respond(finish(request, refused, context)) }
+                endpoint(request, context) { answer in
+                    respond(finish(request, answer, context))
                 }
             }
         }

@@ -21,7 +21,7 @@ extension TokenSwapServer {
                 body: body)
             return ServiceRoute(
                 .get, AuthorizationServerMetadata.path(for: provider),
-                handler: Endpoint(.discovery) { _, _ in EndpointAnswer(response) })
+                handler: .async(.discovery) { _, _ in EndpointAnswer(response) })
         }
     }
 }

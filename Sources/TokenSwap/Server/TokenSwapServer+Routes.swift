@@ -11,7 +11,7 @@ extension TokenSwapServer {
         return tokenRoutes.map { route in
             ServiceRoute(
                 .options, route.path,
-                handler: Endpoint(.preflight) { request, _ in
+                handler: .async(.preflight) { request, _ in
                     EndpointAnswer(cors.preflight(request))
                 })
         }
@@ -47,7 +47,7 @@ extension TokenSwapServer {
                     })),
             ServiceRoute(
                 .get, "/metrics",
-                handler: Endpoint(.operations) { _, _ in
+                handler: .async(.operations) { _, _ in
                     EndpointAnswer(
                         HTTPResponse(
                             status: .ok,
