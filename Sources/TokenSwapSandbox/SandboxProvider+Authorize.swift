@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPServer
 import TokenSwap
+import Transport
 
 extension SandboxProvider {
     /// `GET /sandbox/authorize?redirect_uri=URI&state=S[&client_id=ID][&scope=…]
@@ -63,10 +64,11 @@ extension SandboxProvider {
         let grant = CodeGrant(
             clientID: clientID, redirectURI: query["redirect_uri"], challenge: challenge,
             scope: query["scope"] ?? "sandbox", issuedFamily: nil)
-        let now = ContinuousClock.now
+        let now = Deadline.now
         state.withLock {
             $0.codes.insert(
-                grant, for: code, expiresAt: now + .seconds(limits.codeLifetimeSeconds), now: now)
+                grant, for: code,
+                expiresAt: Deadline.after(seconds: limits.codeLifetimeSeconds, from: now), now: now)
         }
         return Self.redirect(redirectURI, [("code", code)], state: stateParameter)
     }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Transport
 
 /// Token buckets per client (`TOKENSWAP_RATE_LIMIT` per second, burst
 /// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory
@@ -22,7 +20,7 @@ public final class RateLimiter: Sendable {
     private let clients: BucketTable
     /// The enclosing networks' allowance; nil when a client is already a /48 or wider.
     private let networks: BucketTable?
-    private let clock: @Sendable () -> Double
+    private let clock: @Sendable () -> Deadline
 
     /// The network every IPv6 client also counts against, and how many clients' worth of
     /// requests it may make.
@@ -32,11 +30,12 @@ public final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - capacity: most clients tracked at once, over all shards (and as many networks).
     ///   - ipv6PrefixLength: bits of an IPv6 address that name one client (1 to 128).
-    ///   - clock: monotonic seconds; injected by tests.
-    public init(
+    ///   - clock: now on the monotonic clock of every duration (`Deadline.now`); injected
+    ///     by tests.
+    package init(
         ratePerSecond: Double, burst: Int, capacity: Int = 100_000, shardCount: Int = 16,
         ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
-        clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds
+        clock: @escaping @Sendable () -> Deadline = { .now }
     ) {
         self.ratePerSecond = ratePerSecond
         self.burst = max(1, burst)
@@ -90,13 +89,6 @@ public final class RateLimiter: Sendable {
 
     /// Network buckets held right now.
     var trackedNetworks: Int { networks?.count ?? 0 }
-
-    /// Seconds since boot (CLOCK_MONOTONIC): never jumps with the wall clock.
-    public static let monotonicSeconds: @Sendable () -> Double = {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 }
 
 /// What the rate limiter says about one request.

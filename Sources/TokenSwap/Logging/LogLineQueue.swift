@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Synchronization
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -87,10 +88,8 @@ public final class LogLineQueue: Sendable {
 
     /// Waits until every queued line is written, or `timeoutSeconds` pass.
     public func flush(timeoutSeconds: Double) {
-        let deadline = RateLimiter.monotonicSeconds() + timeoutSeconds
-        while state.withLock({ !$0.lines.isEmpty || $0.writing }),
-            RateLimiter.monotonicSeconds() < deadline
-        {
+        let deadline = Deadline.after(seconds: timeoutSeconds)
+        while state.withLock({ !$0.lines.isEmpty || $0.writing }), !deadline.hasPassed() {
             usleep(1000)
         }
     }
@@ -104,7 +103,8 @@ public final class LogLineQueue: Sendable {
     }
 
     private func drainForever() {
-        var lastNotice = -Double.infinity
+        // When the next notice may go out: at once, the first time.
+        var nextNotice = Deadline(uptimeNanoseconds: 0)
         while true {
             let batch = state.withLock { state -> [String] in
                 let batch = state.lines
@@ -126,14 +126,14 @@ public final class LogLineQueue: Sendable {
                 write(batch.joined())
                 state.withLock { $0.writing = false }
             }
-            let now = RateLimiter.monotonicSeconds()
-            guard now - lastNotice >= noticeIntervalSeconds else { continue }
+            let now = Deadline.now
+            guard nextNotice.hasPassed(at: now) else { continue }
             let dropped = state.withLock { state -> Int in
                 defer { state.droppedSinceNotice = 0 }
                 return state.droppedSinceNotice
             }
             if dropped > 0 {
-                lastNotice = now
+                nextNotice = .after(seconds: noticeIntervalSeconds, from: now)
                 notice(dropped)
             }
         }
