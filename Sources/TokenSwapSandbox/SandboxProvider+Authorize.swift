@@ -9,7 +9,7 @@ extension SandboxProvider {
     /// user consents, `302` to `URI?code=CODE&state=S`. Errors about the client or the
     /// redirect URI are answered here, not redirected (RFC 6749 §4.1.2.1: never send a
     /// user to an unverified URI); the others go to the redirect URI as `error=…`.
-    public func authorize(_ request: HTTPRequest) -> HTTPResponse {
+    package func authorize(_ request: HTTPRequest) -> HTTPResponse {
         // The router answers HEAD with the GET handler (RFC 9110 §9.3.2); minting a code is
         // not safe to repeat for a HEAD (link checkers, prefetchers), so only GET may.
         guard request.method == .get else {
