@@ -3,11 +3,11 @@ import TokenSwap
 /// The banner `serve --sandbox` prints before anything else: impossible to miss, and
 /// enough to try the whole flow with `curl`. It names no secret (the sandbox client
 /// secret stays inside the process).
-public enum SandboxBanner {
+package enum SandboxBanner {
     /// - Parameter ephemeralKeys: false when `TOKENSWAP_ENCRYPTION_KEYS` is set: then the
     ///   banner says so plainly, since refresh tokens sealed here open wherever that key
     ///   ring is used.
-    public static func text(
+    package static func text(
         baseURL: String, defaultProvider: Provider, ephemeralKeys: Bool
     ) -> String {
         let line = String(repeating: "!", count: 78)

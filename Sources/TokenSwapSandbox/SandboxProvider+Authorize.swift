@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPServer
 import TokenSwap
+import Transport
 
 extension SandboxProvider {
     /// `GET /sandbox/authorize?redirect_uri=URI&state=S[&client_id=ID][&scope=…]
@@ -8,7 +9,7 @@ extension SandboxProvider {
     /// user consents, `302` to `URI?code=CODE&state=S`. Errors about the client or the
     /// redirect URI are answered here, not redirected (RFC 6749 §4.1.2.1: never send a
     /// user to an unverified URI); the others go to the redirect URI as `error=…`.
-    public func authorize(_ request: HTTPRequest) -> HTTPResponse {
+    package func authorize(_ request: HTTPRequest) -> HTTPResponse {
         // The router answers HEAD with the GET handler (RFC 9110 §9.3.2); minting a code is
         // not safe to repeat for a HEAD (link checkers, prefetchers), so only GET may.
         guard request.method == .get else {
@@ -63,10 +64,11 @@ extension SandboxProvider {
         let grant = CodeGrant(
             clientID: clientID, redirectURI: query["redirect_uri"], challenge: challenge,
             scope: query["scope"] ?? "sandbox", issuedFamily: nil)
-        let now = ContinuousClock.now
+        let now = Deadline.now
         state.withLock {
             $0.codes.insert(
-                grant, for: code, expiresAt: now + .seconds(limits.codeLifetimeSeconds), now: now)
+                grant, for: code,
+                expiresAt: Deadline.after(seconds: limits.codeLifetimeSeconds, from: now), now: now)
         }
         return Self.redirect(redirectURI, [("code", code)], state: stateParameter)
     }

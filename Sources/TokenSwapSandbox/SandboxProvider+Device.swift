@@ -1,5 +1,6 @@
 import HTTPCore
 import TokenSwap
+import Transport
 
 /// The sandbox's device authorization grant (RFC 8628): the device authorization
 /// endpoint, the polls on the token endpoint, in the client's dialect (RFC 8628 or L2P).
@@ -55,8 +56,8 @@ extension SandboxProvider {
         let grant = DeviceGrant(
             clientID: client.clientID, scope: scope, userCode: userCode, decision: .pending,
             magic: SandboxDeviceScope.requested(in: scope))
-        let now = ContinuousClock.now
-        let expiresAt = now + .seconds(limits.deviceCodeLifetimeSeconds)
+        let now = Deadline.now
+        let expiresAt = Deadline.after(seconds: Double(limits.deviceCodeLifetimeSeconds), from: now)
         state.withLock {
             $0.deviceGrants.insert(grant, for: deviceCode, expiresAt: expiresAt, now: now)
             $0.userCodes.insert(deviceCode, for: userCode, expiresAt: expiresAt, now: now)
@@ -95,7 +96,7 @@ extension SandboxProvider {
         guard let deviceCode, !deviceCode.isEmpty else {
             return Self.oauthError(.badRequest, "invalid_request", "device code is missing")
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         return state.withLock { state -> HTTPResponse in
             let grant: DeviceGrant
             switch state.deviceGrants.lookup(deviceCode, now: now) {
@@ -166,7 +167,7 @@ extension SandboxProvider {
     func decide(userCode typed: String, approve: Bool) -> Bool {
         let userCode = Self.normalisedUserCode(typed)
         guard userCode.count == 8 else { return false }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         return state.withLock { state in
             guard case .live(let deviceCode) = state.userCodes.lookup(userCode, now: now),
                 case .live(let grant) = state.deviceGrants.lookup(deviceCode, now: now),

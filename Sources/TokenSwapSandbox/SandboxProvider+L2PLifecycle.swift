@@ -1,5 +1,6 @@
 import HTTPCore
 import TokenSwap
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,7 @@ extension SandboxProvider {
             return .now(Self.l2pStatus("error: refresh token missing."))
         }
         if let failure = magicFailure(token) { return failure }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         state.withLock { state in
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
@@ -34,7 +35,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         let grant: AccessGrant? = state.withLock { state in
             guard case .live(let grant) = state.accessTokens.lookup(token, now: now),
                 grant.clientID == client.clientID

@@ -1,5 +1,6 @@
 import HTTPCore
 import TokenSwap
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         state.withLock { state in
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
@@ -42,7 +43,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         let members: [JSONValue.Member]? = state.withLock { state in
             if case .live(let grant) = state.accessTokens.lookup(token, now: now),
                 grant.clientID == client.clientID

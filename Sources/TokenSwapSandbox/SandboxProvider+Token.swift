@@ -1,6 +1,7 @@
 import HTTPCore
 import Sealing
 import TokenSwap
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -139,7 +140,7 @@ extension SandboxProvider {
                         expiresInAsString: code == SandboxMagicValue.stringExpiry)
                 })
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         return .now(
             state.withLock { state -> HTTPResponse in
                 guard case .live(let grant) = state.codes.lookup(code, now: now) else {
@@ -186,7 +187,7 @@ extension SandboxProvider {
             }
             return failure(magic)
         }
-        let now = ContinuousClock.now
+        let now = Deadline.now
         return .now(
             state.withLock { state -> HTTPResponse in
                 let grant: RefreshGrant
@@ -211,7 +212,8 @@ extension SandboxProvider {
                 let rotated = Self.randomValue(prefix: "sbr-")
                 state.refreshTokens.insert(
                     grant, for: rotated,
-                    expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+                    expiresAt: Deadline.after(
+                        seconds: limits.refreshTokenLifetimeSeconds, from: now), now: now)
                 return tokenResponse(
                     &state, client: client, refreshToken: rotated, scope: grant.scope,
                     family: grant.family)
@@ -267,12 +269,13 @@ extension SandboxProvider {
     func issueTokens(_ state: inout State, client: Client, scope: String, family: UInt64)
         -> HTTPResponse
     {
-        let now = ContinuousClock.now
+        let now = Deadline.now
         let refreshToken = Self.randomValue(prefix: "sbr-")
         state.refreshTokens.insert(
             RefreshGrant(clientID: client.clientID, scope: scope, family: family),
             for: refreshToken,
-            expiresAt: now + .seconds(limits.refreshTokenLifetimeSeconds), now: now)
+            expiresAt: Deadline.after(seconds: limits.refreshTokenLifetimeSeconds, from: now),
+            now: now)
         return tokenResponse(
             &state, client: client, refreshToken: refreshToken, scope: scope, family: family)
     }
@@ -290,14 +293,15 @@ extension SandboxProvider {
                 state.nextFamily += 1
                 return state.nextFamily
             }()
-        let now = ContinuousClock.now
+        let now = Deadline.now
         let issuedAt = Int(time(nil))
         let lifetime = limits.accessTokenLifetimeSeconds
         state.accessTokens.insert(
             AccessGrant(
                 clientID: client.clientID, scope: scope, family: family,
                 expiresAt: issuedAt + lifetime, issuedAt: issuedAt),
-            for: accessToken, expiresAt: now + .seconds(lifetime), now: now)
+            for: accessToken, expiresAt: Deadline.after(seconds: Double(lifetime), from: now),
+            now: now)
         var members: [JSONValue.Member] = [
             .init("access_token", .string(accessToken)),
             .init("token_type", .string("Bearer")),

@@ -6,7 +6,7 @@ import TokenSwap
 extension SandboxProvider: UpstreamTransport {
     /// The in-process token endpoint: any provider's token request lands here. A slow
     /// answer waits out the caller's deadline and then fails as the real client would.
-    public func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
+    package func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
         if isDeviceAuthorization(target: request.target) {
@@ -37,7 +37,7 @@ extension SandboxProvider: UpstreamTransport {
     /// `POST /sandbox/token|revoke|introspect`, for trying the provider side directly with
     /// `curl`; limited per client address like a provider's endpoints (they check client
     /// secrets).
-    public func token(_ request: HTTPRequest) async -> HTTPResponse {
+    package func token(_ request: HTTPRequest) async -> HTTPResponse {
         if case .limited(let seconds) = tokenLimiter.take(for: request.remoteAddress ?? "unknown") {
             return GrantError.rateLimited(retryAfterSeconds: seconds).response
         }
@@ -53,7 +53,7 @@ extension SandboxProvider: UpstreamTransport {
 
     /// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
     /// `POST /sandbox/device/code` and the verification page `GET|POST /sandbox/device`.
-    public var routes: [ServiceRoute] {
+    package var routes: [ServiceRoute] {
         func route(
             _ method: HTTPMethod, _ path: String,
             _ answer: @escaping @Sendable (HTTPRequest) async -> HTTPResponse

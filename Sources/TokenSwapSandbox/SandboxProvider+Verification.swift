@@ -8,7 +8,7 @@ extension SandboxProvider {
     /// `GET /sandbox/device[?user_code=CODE]` (RFC 8628 `verification_uri_complete`) or
     /// `?q=verify&d=CODE` (L2P's form of it): the form, pre-filled with the code, with its
     /// CSRF token (`SandboxFormToken`).
-    public func verificationPage(_ request: HTTPRequest) -> HTTPResponse {
+    package func verificationPage(_ request: HTTPRequest) -> HTTPResponse {
         var prefill = ""
         if let pairs = try? FormURLEncoding.decode((request.query ?? "").utf8) {
             let query = Dictionary(pairs.map { ($0.name, $0.value) }) { first, _ in first }
@@ -22,7 +22,7 @@ extension SandboxProvider {
     /// `POST /sandbox/device` (`user_code`, `action=approve|deny`, the form token): the
     /// user's decision. Without the form token of this browser's page: `403`, nothing
     /// decided. A client that typed too many wrong codes: `429`, nothing tried.
-    public func verificationDecision(_ request: HTTPRequest) -> HTTPResponse {
+    package func verificationDecision(_ request: HTTPRequest) -> HTTPResponse {
         var fields: [String: String] = [:]
         if let pairs = try? FormURLEncoding.decode(request.body) {
             for (name, value) in pairs where fields[name] == nil { fields[name] = value }

@@ -18,7 +18,7 @@ import TokenSwap
 /// `GET /sandbox/authorize`, `POST /sandbox/token|revoke|introspect`,
 /// `POST /sandbox/device/code` and `GET|POST /sandbox/device`.
 /// State is bounded by `SandboxLimits` and lives only as long as the process.
-public final class SandboxProvider: Sendable {
+package final class SandboxProvider: Sendable {
     /// A client the sandbox accepts: a configured provider's id and secret.
     struct Client: Sendable {
         let clientID: String
@@ -104,7 +104,7 @@ public final class SandboxProvider: Sendable {
     ///   - wrongUserCodeLimit: the verification page's limit, keyed as the service's other
     ///     per-client limits (`ServiceConfiguration.clientRateLimit`); nil: the TCP peer,
     ///     at `limits.wrongUserCodesPerMinute`.
-    public init(
+    package init(
         providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits(),
         wrongUserCodeLimit: ClientRateLimit? = nil
     ) {
@@ -137,7 +137,7 @@ public final class SandboxProvider: Sendable {
     /// The sandbox of `serve --sandbox` for a loaded configuration: its providers are the
     /// clients, and wrong user codes are limited per client like the service's other
     /// per-client limits.
-    public convenience init(configuration: ServiceConfiguration) {
+    package convenience init(configuration: ServiceConfiguration) {
         self.init(
             providers: configuration.providers, defaultProvider: configuration.defaultProvider,
             wrongUserCodeLimit: configuration.clientRateLimit(
@@ -145,7 +145,7 @@ public final class SandboxProvider: Sendable {
     }
 
     /// Tells the sandbox where it is served, for the verification URIs it hands out.
-    public func serve(at baseURL: String) {
+    package func serve(at baseURL: String) {
         self.baseURL.withLock { $0 = baseURL }
     }
 

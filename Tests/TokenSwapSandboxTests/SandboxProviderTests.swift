@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Testing
+import Transport
 
 @testable import TokenSwap
 @testable import TokenSwapFixtures
@@ -352,13 +353,15 @@ import Testing
         let userCode = String(
             (0..<8).map { _ in SandboxProvider.userCodeAlphabet.randomElement() ?? "B" })
         let deviceCode = SandboxProvider.randomValue(prefix: "sbd-")
-        let now = ContinuousClock.now
+        let now = Deadline.now
         sandbox.state.withLock {
             $0.deviceGrants.insert(
                 SandboxProvider.DeviceGrant(
                     clientID: "client-1", scope: "tv", userCode: userCode, decision: .pending,
-                    magic: nil), for: deviceCode, expiresAt: now + .seconds(600), now: now)
-            $0.userCodes.insert(deviceCode, for: userCode, expiresAt: now + .seconds(600), now: now)
+                    magic: nil), for: deviceCode, expiresAt: .after(seconds: 600, from: now),
+                now: now)
+            $0.userCodes.insert(
+                deviceCode, for: userCode, expiresAt: .after(seconds: 600, from: now), now: now)
         }
         return userCode
     }

@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+import Transport
 
 @testable import TokenSwap
 
@@ -21,20 +22,23 @@ import Testing
 
     @Test func scheduleAnswersSlowDownSoonerThanTheIntervalAndRaisesIt() {
         let schedule = DevicePollSchedule(capacity: 4)
-        let start = ContinuousClock.now
+        let start = Deadline.now
         let life = Duration.seconds(600)
         #expect(
             schedule.poll("d", initialInterval: 5, lifetime: life, now: start) == .poll(interval: 5)
         )
         #expect(
-            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(4))
+            schedule.poll(
+                "d", initialInterval: 5, lifetime: life, now: .after(seconds: 4, from: start))
                 == .slowDown(interval: 10))
         // The raised interval counts from the last poll, early or not.
         #expect(
-            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(13))
+            schedule.poll(
+                "d", initialInterval: 5, lifetime: life, now: .after(seconds: 13, from: start))
                 == .slowDown(interval: 15))
         #expect(
-            schedule.poll("d", initialInterval: 5, lifetime: life, now: start + .seconds(29))
+            schedule.poll(
+                "d", initialInterval: 5, lifetime: life, now: .after(seconds: 29, from: start))
                 == .poll(interval: 15))
         #expect(schedule.providerAskedToSlowDown("d") == 20)
         #expect(schedule.providerAskedToSlowDown("unknown") == nil)
@@ -44,7 +48,7 @@ import Testing
 
     @Test func scheduleIsBounded() {
         let schedule = DevicePollSchedule(capacity: 3)
-        let now = ContinuousClock.now
+        let now = Deadline.now
         for index in 0..<50 {
             _ = schedule.poll(
                 "code-\(index)", initialInterval: 5, lifetime: .seconds(600), now: now)

@@ -1,4 +1,5 @@
 import Testing
+import Transport
 
 @testable import TokenSwap
 
@@ -19,7 +20,7 @@ import Testing
     /// `+= 5` on an interval near Int.max trapped; so did `.seconds(Int.max)` added to now.
     @Test func anIntervalNearIntMaxIsClampedAndRaisesWithoutTrapping() {
         let schedule = DevicePollSchedule(capacity: 4)
-        let start = ContinuousClock.now
+        let start = Deadline.now
         let life = Duration.seconds(600)
         #expect(
             schedule.poll("d", initialInterval: Int.max - 2, lifetime: life, now: start)
@@ -35,7 +36,7 @@ import Testing
 
     @Test func anyLifetimeIsKeptWithinTheLongest() {
         let schedule = DevicePollSchedule(capacity: 4)
-        let start = ContinuousClock.now
+        let start = Deadline.now
         for (key, lifetime) in [
             ("max", Duration.seconds(Int64.max)), ("min", Duration.seconds(Int64.min)),
             ("zero", Duration.zero),
@@ -47,7 +48,8 @@ import Testing
         #expect(schedule.providerAskedToSlowDown("max") == 10)
         // Past the longest lifetime, even the "max" entry is gone (its raised interval
         // with it): a new first poll.
-        let later = start + DevicePollSchedule.longestLifetime + .seconds(1)
+        let later = Deadline.after(
+            seconds: Double(DevicePollSchedule.longestLifetime.components.seconds + 1), from: start)
         #expect(
             schedule.poll("max", initialInterval: 5, lifetime: .seconds(600), now: later)
                 == .poll(interval: 5))

@@ -1,18 +1,21 @@
 import Testing
+import Transport
 
 @testable import TokenSwap
 
 @Suite struct ExpiringGrantStoreTests {
     @Test func capacityDropsExpiredFirstThenOldest() {
         var store = ExpiringGrantStore<Int>(capacity: 3)
-        let now = ContinuousClock.now
-        store.insert(1, for: "a", expiresAt: now + .seconds(60), now: now)
-        store.insert(2, for: "b", expiresAt: now - .seconds(1), now: now)
-        store.insert(3, for: "c", expiresAt: now + .seconds(60), now: now)
-        store.insert(4, for: "d", expiresAt: now + .seconds(60), now: now)
+        let now = Deadline.now
+        store.insert(1, for: "a", expiresAt: .after(seconds: 60, from: now), now: now)
+        store.insert(
+            2, for: "b",
+            expiresAt: Deadline(uptimeNanoseconds: now.uptimeNanoseconds - 1_000_000_000), now: now)
+        store.insert(3, for: "c", expiresAt: .after(seconds: 60, from: now), now: now)
+        store.insert(4, for: "d", expiresAt: .after(seconds: 60, from: now), now: now)
         // "b" had expired, so it went and "a" stayed.
         guard case .live(1) = store.lookup("a", now: now) else { Issue.record("a dropped"); return }
-        store.insert(5, for: "e", expiresAt: now + .seconds(60), now: now)
+        store.insert(5, for: "e", expiresAt: .after(seconds: 60, from: now), now: now)
         guard case .absent = store.lookup("a", now: now) else {
             Issue.record("oldest kept"); return
         }
@@ -21,9 +24,9 @@ import Testing
 
     @Test func lookupRemovesExpired() {
         var store = ExpiringGrantStore<Int>(capacity: 3)
-        let now = ContinuousClock.now
-        store.insert(1, for: "a", expiresAt: now + .seconds(1), now: now)
-        guard case .expired = store.lookup("a", now: now + .seconds(2)) else {
+        let now = Deadline.now
+        store.insert(1, for: "a", expiresAt: .after(seconds: 1, from: now), now: now)
+        guard case .expired = store.lookup("a", now: .after(seconds: 2, from: now)) else {
             Issue.record("not expired"); return
         }
         #expect(store.count == 0)

@@ -25,7 +25,7 @@ import Testing
 
     /// The attack: a client rotating addresses inside its /64 got a fresh bucket each time.
     @Test func rotatingInsideOneSlash64SharesOneBucket() {
-        let limiter = RateLimiter(ratePerSecond: 1, burst: 3, clock: { 1000 })
+        let limiter = RateLimiter(ratePerSecond: 1, burst: 3, clock: { TokenBucketTests.at(1000) })
         let decisions = (1...50).map { limiter.take(for: "2001:db8:7:7::\(String($0, radix: 16))") }
         #expect(decisions.prefix(3).allSatisfy { $0 == .allowed })
         #expect(decisions.dropFirst(3).allSatisfy { $0 != .allowed })
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aPrefixOf128LimitsEachAddress() {
         let limiter = RateLimiter(
-            ratePerSecond: 1, burst: 1, ipv6PrefixLength: 128, clock: { 1000 })
+            ratePerSecond: 1, burst: 1, ipv6PrefixLength: 128, clock: { TokenBucketTests.at(1000) })
         #expect(limiter.take(for: "2001:db8::1") == .allowed)
         #expect(limiter.take(for: "2001:db8::2") == .allowed)
         #expect(limiter.take(for: "2001:db8::1") != .allowed)
@@ -59,7 +59,8 @@ import Testing
     /// full burst. Its /64s together get 16 clients' worth, then the /48 is refused, while
     /// the next /48 and IPv4 clients are untouched.
     @Test func oneSlash48GetsSixteenClientsWorth() {
-        let limiter = RateLimiter(ratePerSecond: 0.001, burst: 2, clock: { 1000 })
+        let limiter = RateLimiter(
+            ratePerSecond: 0.001, burst: 2, clock: { TokenBucketTests.at(1000) })
         var allowed = 0
         for subnet in 0..<200 {
             let client = "2001:db8:5:\(String(subnet, radix: 16))::1"
@@ -88,7 +89,7 @@ import Testing
     /// A client keyed by /48 or wider needs no second count.
     @Test func prefixesOf48OrShorterHaveNoNetworkTable() {
         let limiter = RateLimiter(
-            ratePerSecond: 1, burst: 1, ipv6PrefixLength: 48, clock: { 1000 })
+            ratePerSecond: 1, burst: 1, ipv6PrefixLength: 48, clock: { TokenBucketTests.at(1000) })
         #expect(limiter.take(for: "2001:db8:1:1::1") == .allowed)
         #expect(limiter.take(for: "2001:db8:1:2::1") != .allowed)
         #expect(limiter.trackedNetworks == 0)
@@ -97,9 +98,11 @@ import Testing
     /// Saturating arithmetic: no rate, burst or setting traps (CONTRACT §15).
     @Test func extremeSettingsNeverTrap() {
         for rate in [0, Double.leastNonzeroMagnitude, 1e300, .infinity, .nan] {
-            let limiter = RateLimiter(ratePerSecond: rate, burst: Int.max, clock: { 1000 })
+            let limiter = RateLimiter(
+                ratePerSecond: rate, burst: Int.max, clock: { TokenBucketTests.at(1000) })
             #expect(limiter.take(for: "2001:db8::1") == .allowed)
-            let tiny = RateLimiter(ratePerSecond: rate, burst: 1, clock: { 1000 })
+            let tiny = RateLimiter(
+                ratePerSecond: rate, burst: 1, clock: { TokenBucketTests.at(1000) })
             _ = tiny.take(for: "10.0.0.1")
             guard case .limited(let seconds) = tiny.take(for: "10.0.0.1") else { continue }
             #expect((1...86_400).contains(seconds))

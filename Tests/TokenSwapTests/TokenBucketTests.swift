@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import Transport
 
 @testable import TokenSwap
 
@@ -7,21 +8,28 @@ import Testing
 @Suite struct TokenBucketTests {
     /// A clock the test moves by hand.
     final class ManualClock: Sendable {
-        private let seconds = Mutex<Double>(1000)
-        func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
-        var now: @Sendable () -> Double { { [self] in seconds.withLock { $0 } } }
+        private let instant = Mutex<Deadline>(TokenBucketTests.at(1000))
+        func advance(_ delta: Double) {
+            instant.withLock { $0 = .after(seconds: delta, from: $0) }
+        }
+        var now: @Sendable () -> Deadline { { [self] in instant.withLock { $0 } } }
+    }
+
+    /// The instant `seconds` after the clock's zero.
+    static func at(_ seconds: Double) -> Deadline {
+        Deadline(uptimeNanoseconds: Deadline.nanoseconds(clamping: seconds))
     }
 
     @Test func aFullBurstThenTheRate() {
-        var bucket = TokenBucket(burst: 3, now: 0)
-        for _ in 0..<3 { #expect(bucket.take(now: 0, rate: 2, burst: 3) == .allowed) }
-        #expect(bucket.take(now: 0, rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
+        var bucket = TokenBucket(burst: 3, now: Self.at(0))
+        for _ in 0..<3 { #expect(bucket.take(now: Self.at(0), rate: 2, burst: 3) == .allowed) }
+        #expect(bucket.take(now: Self.at(0), rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
         // Half a second at 2/s gives one token back, and only one.
-        #expect(bucket.take(now: 0.5, rate: 2, burst: 3) == .allowed)
-        #expect(bucket.take(now: 0.5, rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
+        #expect(bucket.take(now: Self.at(0.5), rate: 2, burst: 3) == .allowed)
+        #expect(bucket.take(now: Self.at(0.5), rate: 2, burst: 3) == .limited(retryAfterSeconds: 1))
         // A long pause refills to the burst, never beyond it.
-        for _ in 0..<3 { #expect(bucket.take(now: 100, rate: 2, burst: 3) == .allowed) }
-        #expect(bucket.take(now: 100, rate: 2, burst: 3) != .allowed)
+        for _ in 0..<3 { #expect(bucket.take(now: Self.at(100), rate: 2, burst: 3) == .allowed) }
+        #expect(bucket.take(now: Self.at(100), rate: 2, burst: 3) != .allowed)
     }
 
     @Test(arguments: [
@@ -29,26 +37,28 @@ import Testing
         (0.1, 10), (0.25, 4), (0.3, 4), (1.0, 1), (50.0, 1),
     ])
     func retryAfterIsTheWholeSecondsUntilTheNextToken(rate: Double, seconds: Int) {
-        var bucket = TokenBucket(burst: 1, now: 0)
-        #expect(bucket.take(now: 0, rate: rate, burst: 1) == .allowed)
-        #expect(bucket.take(now: 0, rate: rate, burst: 1) == .limited(retryAfterSeconds: seconds))
+        var bucket = TokenBucket(burst: 1, now: Self.at(0))
+        #expect(bucket.take(now: Self.at(0), rate: rate, burst: 1) == .allowed)
+        #expect(
+            bucket.take(now: Self.at(0), rate: rate, burst: 1)
+                == .limited(retryAfterSeconds: seconds))
     }
 
     /// A rate of 1e-19 per second made the wait 10^19 s, and Int(_:) trapped on it.
     @Test func retryAfterIsBoundedForAnyRate() {
-        var bucket = TokenBucket(burst: 1, now: 0)
-        #expect(bucket.take(now: 0, rate: 1e-19, burst: 1) == .allowed)
+        var bucket = TokenBucket(burst: 1, now: Self.at(0))
+        #expect(bucket.take(now: Self.at(0), rate: 1e-19, burst: 1) == .allowed)
         #expect(
-            bucket.take(now: 0, rate: 1e-19, burst: 1)
+            bucket.take(now: Self.at(0), rate: 1e-19, burst: 1)
                 == .limited(retryAfterSeconds: Int(TokenBucket.longestRetryAfterSeconds)))
     }
 
     @Test func aClockGoingBackwardsAddsNothing() {
-        var bucket = TokenBucket(burst: 1, now: 10)
-        #expect(bucket.take(now: 10, rate: 1, burst: 1) == .allowed)
-        #expect(bucket.take(now: 5, rate: 1, burst: 1) != .allowed)
-        #expect(bucket.take(now: 10.5, rate: 1, burst: 1) != .allowed)
-        #expect(bucket.take(now: 11, rate: 1, burst: 1) == .allowed)
+        var bucket = TokenBucket(burst: 1, now: Self.at(10))
+        #expect(bucket.take(now: Self.at(10), rate: 1, burst: 1) == .allowed)
+        #expect(bucket.take(now: Self.at(5), rate: 1, burst: 1) != .allowed)
+        #expect(bucket.take(now: Self.at(10.5), rate: 1, burst: 1) != .allowed)
+        #expect(bucket.take(now: Self.at(11), rate: 1, burst: 1) == .allowed)
     }
 
     @Test func clientsHaveTheirOwnBuckets() {

@@ -1,8 +1,8 @@
 /// Why the configuration cannot start the service: the setting at fault, named as its
 /// environment variable (the JSON file mirrors the same names), and what is wrong with it.
 /// The problem text is written by the loader and never contains the value of a secret.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Problem: Sendable, Equatable {
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Sendable, Equatable {
         case missing
         /// The value is there but is not what the setting takes; the text says what is expected.
         case invalid(expected: String)
@@ -11,16 +11,16 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The environment variable name (`TOKENSWAP_ACME_AUTH`) or `--config` for the file.
-    public let variable: String
-    public let problem: Problem
+    package let variable: String
+    package let problem: Problem
 
-    public init(variable: String, problem: Problem) {
+    package init(variable: String, problem: Problem) {
         self.variable = variable
         self.problem = problem
     }
 
     /// One line, as printed at start-up and by `check-config`.
-    public var description: String {
+    package var description: String {
         switch problem {
         case .missing: "\(variable): required setting is missing"
         case .invalid(let expected): "\(variable): expected \(expected)"

@@ -1,22 +1,22 @@
 /// One setting's name. The same components address the JSON file (`acme.client_id`, a
 /// nested object) and the environment (`TOKENSWAP_ACME_CLIENT_ID`), so the two sources
 /// mirror each other by construction.
-public struct ConfigurationKey: Sendable, Hashable, CustomStringConvertible {
+package struct ConfigurationKey: Sendable, Hashable, CustomStringConvertible {
     /// Lower-case components; provider names may contain `-`.
-    public let components: [String]
+    package let components: [String]
 
-    public init(_ components: String...) {
+    package init(_ components: String...) {
         self.components = components
     }
 
-    public init(components: [String]) {
+    package init(components: [String]) {
         self.components = components
     }
 
     /// The environment variable: `TOKENSWAP_` + components upper-cased, joined by `_`, with
     /// every character that is not a letter or digit as `_` (so `my-app` is `MY_APP`). This is
     /// the same rule swift-configuration's environment provider applies to the lookup key.
-    public var environmentName: String {
+    package var environmentName: String {
         let body = components.map { component in
             String(
                 component.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
@@ -25,9 +25,9 @@ public struct ConfigurationKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The dotted path inside the JSON file.
-    public var filePath: String { components.joined(separator: ".") }
+    package var filePath: String { components.joined(separator: ".") }
 
-    public var description: String { environmentName }
+    package var description: String { environmentName }
 }
 
 extension ConfigurationKey {

@@ -6,14 +6,14 @@ import Sealing
 /// provider by provider, rather than through `ConfigReader`, because start-up must tell a
 /// missing setting from a malformed one and name the variable in both cases, and the
 /// reader's optional getters fold both into `nil`.
-public struct ConfigurationSource: Sendable {
+package struct ConfigurationSource: Sendable {
     private let providers: [any ConfigProvider]
 
     /// - Parameters:
     ///   - environment: the variables to read (the process environment in production,
     ///     a dictionary in tests so parallel tests never share state).
     ///   - configFile: path of the JSON file (`--config`), if any.
-    public init(environment: [String: String], configFile: String? = nil)
+    package init(environment: [String: String], configFile: String? = nil)
         async throws(ConfigurationError)
     {
         // Docker and shell scripts often export empty variables; empty means unset.
@@ -73,7 +73,7 @@ public struct ConfigurationSource: Sendable {
         return nil
     }
 
-    public func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
+    package func string(_ key: ConfigurationKey) throws(ConfigurationError) -> String? {
         guard case .string(let value)? = try content(key, type: .string, expected: "a string")
         else { return nil }
         return value.isEmpty ? nil : value
@@ -81,7 +81,7 @@ public struct ConfigurationSource: Sendable {
 
     /// An integer: a JSON number, or digits in a string (the environment's form, also
     /// accepted in the file so the two can be copied into each other).
-    public func int(_ key: ConfigurationKey) throws(ConfigurationError) -> Int? {
+    package func int(_ key: ConfigurationKey) throws(ConfigurationError) -> Int? {
         let expected = "an integer"
         switch try contentAllowingString(key, type: .int, expected: expected) {
         case .int(let value)?: return value
@@ -100,7 +100,7 @@ public struct ConfigurationSource: Sendable {
     }
 
     /// A finite number: a JSON number, or its text in a string.
-    public func double(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
+    package func double(_ key: ConfigurationKey) throws(ConfigurationError) -> Double? {
         let expected = "a number"
         switch try contentAllowingString(key, type: .double, expected: expected) {
         case .double(let value)?: return value
@@ -132,7 +132,7 @@ public struct ConfigurationSource: Sendable {
     /// A list: comma-separated in the environment, a JSON array of strings (or a
     /// comma-separated string) in the file.
     /// Items are trimmed; empty items are dropped.
-    public func list(_ key: ConfigurationKey) throws(ConfigurationError) -> [String]? {
+    package func list(_ key: ConfigurationKey) throws(ConfigurationError) -> [String]? {
         let values: [String]
         switch try contentAllowingString(
             key, type: .stringArray, expected: "a comma-separated list")

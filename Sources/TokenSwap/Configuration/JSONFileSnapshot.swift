@@ -2,8 +2,9 @@ import Configuration
 
 /// The `--config` file as swift-configuration sees it, parsed by the service's own strict
 /// `JSONParser`. In place of the library's `JSONSnapshot`, which needs full Foundation
-/// (`JSONSerialization`) and so links ICU's 34 MB of data into the binary; the package's
-/// JSON trait is off for that reason.
+/// (`JSONSerialization`) and so links ICU's data into the binary (its size: BENCHMARKS.md,
+/// "After the footprint and hot-path work"); the package's JSON trait is off for that
+/// reason.
 ///
 /// Same shape as `JSONSnapshot`: nested objects flatten to dot-separated keys, `null`
 /// means absent, arrays are all strings or all numbers/booleans, and numbers convert to

@@ -6,10 +6,10 @@
 /// legacy service's secret (CONTRACT §9), a `--config` file with client secrets or keys.
 /// `check-config` warns when group or others can read one (CONTRACT §15): a key that any
 /// local account can copy is no longer the service's alone.
-public struct SecretFile: Sendable, Equatable {
+package struct SecretFile: Sendable, Equatable {
     /// The variable (or `--config`) that names the file.
-    public let setting: String
-    public let path: String
+    package let setting: String
+    package let path: String
 
     /// The file's permission bits when group or others may read it, else nil (also when
     /// it cannot be examined: loading has already read it, or said why not).

@@ -18,7 +18,7 @@ extension ServiceConfiguration {
     ///   - configFile: the `--config` path.
     ///   - sandbox: `serve --sandbox`: credentials, redirect URI and keys become optional
     ///     (the sandbox makes its own).
-    public static func load(
+    package static func load(
         environment: [String: String], configFile: String? = nil, sandbox: Bool = false
     ) async throws(ConfigurationError) -> ServiceConfiguration {
         let source = try await ConfigurationSource(environment: environment, configFile: configFile)

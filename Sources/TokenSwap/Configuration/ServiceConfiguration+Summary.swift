@@ -1,7 +1,7 @@
 extension ServiceConfiguration {
     /// One line for `check-config` and the start-up log: what will run, never a secret
     /// (client ids are not secret; secrets and keys are not mentioned at all).
-    public var summary: String {
+    package var summary: String {
         let names = providers.map {
             $0.name == defaultProvider.name ? "\($0.name) (default)" : $0.name
         }

@@ -4,7 +4,7 @@
 
 extension ServiceConfiguration {
     /// What is allowed but unwise, one line each, for `check-config`: never a secret.
-    public var warnings: [String] {
+    package var warnings: [String] {
         legacySecretWarnings + legacyCTRWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
             + secretFiles.compactMap(\.warning)
     }
@@ -19,8 +19,10 @@ extension ServiceConfiguration {
         if tls.notAfterSeconds <= now {
             return ["\(variable): the certificate has expired; clients will refuse it"]
         }
-        return ["\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
-            + "picked up on SIGHUP or when the files change)"]
+        return [
+            "\(variable): the certificate expires in \(days) day(s); renew it (a new pair is "
+                + "picked up on SIGHUP or when the files change)"
+        ]
     }
 
     /// CONTRACT §9: `node-create-cipher-ctr` encrypts every token with one keystream, so

@@ -1,6 +1,6 @@
 /// How a device poll ended, as `tokenswap_device_polls_total` counts it: a closed set,
 /// so the `outcome` label stays bounded.
-public enum DevicePollOutcome: String, Sendable, CaseIterable {
+package enum DevicePollOutcome: String, Sendable, CaseIterable {
     case pending
     /// Answered `slow_down` by tokenswap itself, without calling the provider.
     case slowDownLocal = "slow_down_local"

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// When each device code may next be polled (RFC 8628 §3.5, CONTRACT §7): a poll sooner
 /// than the code's current interval is answered `slow_down` here, without calling the
@@ -13,7 +14,7 @@ import Synchronization
 final class DevicePollSchedule: Sendable {
     struct Entry: Sendable {
         var intervalSeconds: Int
-        var lastPoll: ContinuousClock.Instant
+        var lastPoll: Deadline
     }
 
     /// What a poll may do now.
@@ -59,18 +60,21 @@ final class DevicePollSchedule: Sendable {
     /// to `longestLifetime`.
     func poll(
         _ key: String, initialInterval: Int, lifetime: Duration,
-        now: ContinuousClock.Instant = .now
+        now: Deadline = .now
     ) -> Decision {
         let initialInterval = min(max(initialInterval, 1), Self.longestIntervalSeconds)
         let lifetime = min(max(lifetime, .zero), Self.longestLifetime)
+        let expiresAt = Deadline.after(seconds: Double(lifetime.components.seconds), from: now)
         return entries.withLock { store in
             guard case .live(var entry) = store.lookup(key, now: now) else {
                 store.insert(
                     Entry(intervalSeconds: initialInterval, lastPoll: now), for: key,
-                    expiresAt: now + lifetime, now: now)
+                    expiresAt: expiresAt, now: now)
                 return .poll(interval: initialInterval)
             }
-            let tooSoon = now < entry.lastPoll + .seconds(entry.intervalSeconds)
+            let nextPoll = Deadline.after(
+                seconds: Double(entry.intervalSeconds), from: entry.lastPoll)
+            let tooSoon = !nextPoll.hasPassed(at: now)
             if tooSoon { entry.intervalSeconds = Self.raised(entry.intervalSeconds) }
             entry.lastPoll = now
             let interval = entry.intervalSeconds

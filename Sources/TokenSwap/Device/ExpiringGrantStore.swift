@@ -1,10 +1,13 @@
+import Transport
+
 /// Grants (codes, refresh tokens) by their value, each with an expiry, capped in count.
 /// Inserting at the cap first drops expired entries, then the oldest: memory stays
-/// bounded whatever clients do, and the newest grants are the ones kept.
+/// bounded whatever clients do, and the newest grants are the ones kept. Expiries are
+/// `Deadline`s, the monotonic clock of every duration in the service.
 package struct ExpiringGrantStore<Grant: Sendable>: Sendable {
     private struct Entry: Sendable {
         var grant: Grant
-        let expiresAt: ContinuousClock.Instant
+        let expiresAt: Deadline
         let sequence: UInt64
     }
 
@@ -19,8 +22,8 @@ package struct ExpiringGrantStore<Grant: Sendable>: Sendable {
     package var count: Int { entries.count }
 
     package mutating func insert(
-        _ grant: Grant, for key: String, expiresAt: ContinuousClock.Instant,
-        now: ContinuousClock.Instant
+        _ grant: Grant, for key: String, expiresAt: Deadline,
+        now: Deadline
     ) {
         if entries[key] == nil, entries.count >= capacity {
             removeExpired(now: now)
@@ -35,7 +38,7 @@ package struct ExpiringGrantStore<Grant: Sendable>: Sendable {
     }
 
     /// The live grant for `key`; an expired one is removed and reported as `.expired`.
-    package mutating func lookup(_ key: String, now: ContinuousClock.Instant) -> Lookup {
+    package mutating func lookup(_ key: String, now: Deadline) -> Lookup {
         guard let entry = entries[key] else { return .absent }
         guard entry.expiresAt > now else {
             entries[key] = nil
@@ -65,7 +68,7 @@ package struct ExpiringGrantStore<Grant: Sendable>: Sendable {
         entries = entries.filter { !shouldRemove($0.value.grant) }
     }
 
-    package mutating func removeExpired(now: ContinuousClock.Instant) {
+    package mutating func removeExpired(now: Deadline) {
         entries = entries.filter { $0.value.expiresAt > now }
     }
 }

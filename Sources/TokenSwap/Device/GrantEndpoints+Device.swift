@@ -6,7 +6,7 @@ extension GrantEndpoints {
     /// CONTRACT §7). Checks the scope against the allow-list, asks the provider in its
     /// dialect, and answers RFC 8628 §3.2 with the device code sealed (typed, with its
     /// expiry) so the service keeps no state.
-    public func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+    package func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "device_code_request") {
             () async throws(GrantError) in
             guard let device = provider.device else { throw .unknownProvider }
@@ -41,7 +41,7 @@ extension GrantEndpoints {
     /// poll sooner than the code's interval `slow_down` (interval +5 s), all without
     /// calling the provider. Otherwise the provider is polled in its dialect and its
     /// answer normalised; tokens come back as from `/v1/swap`.
-    public func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+    package func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "device_code") {
             () async throws(GrantError) in
             let fields = try TokenRequestFields.decode(request)
@@ -51,7 +51,7 @@ extension GrantEndpoints {
 
     /// The poll for already decoded fields (also the `device_code` grant of a token
     /// endpoint, CONTRACT §8).
-    public func pollDevice(_ fields: TokenRequestFields, provider: Provider)
+    package func pollDevice(_ fields: TokenRequestFields, provider: Provider)
         async throws(GrantError) -> HTTPResponse
     {
         guard provider.device != nil else { throw .unknownProvider }

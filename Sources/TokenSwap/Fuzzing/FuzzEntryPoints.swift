@@ -1,3 +1,5 @@
+import Transport
+
 /// The internals that the libFuzzer targets in `FuzzTesting/` (a separate package that
 /// sees only this package's products) need to reach, and nothing else: it exists for
 /// FuzzTesting only, and no part of the service calls it. The JSON parser, the form
@@ -96,7 +98,7 @@ public enum FuzzEntryPoints {
         guard remaining > 0 else { return .expired(interval: envelope.intervalSeconds) }
         let schedule = DevicePollSchedule(capacity: 4)
         let key = envelope.deviceCode
-        let instant = ContinuousClock.now
+        let instant = Deadline.now
         func interval(_ decision: DevicePollSchedule.Decision) -> (Int, Bool) {
             switch decision {
             case .poll(let interval): (interval, false)

@@ -1,10 +1,10 @@
 import Sealing
 
 /// One entry of `TOKENSWAP_<NAME>_LEGACY`: a format and the old service's secret.
-public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
+package struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
-    public let format: LegacyFormat
+    package let format: LegacyFormat
     let secret: Secret
     /// The secret file's canonical path (symbolic links and `..` resolved), when the
     /// decoder came from a setting: one file may serve one provider only (CONTRACT §9).
@@ -12,7 +12,7 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
     /// Derived from the secret once (`LegacyFormat.keyMaterial`); as secret as it is.
     private let keyMaterial: [UInt8]
 
-    public init(format: LegacyFormat, secret: Secret, secretFile: String? = nil) {
+    package init(format: LegacyFormat, secret: Secret, secretFile: String? = nil) {
         self.format = format
         self.secret = secret
         self.secretFile = secretFile
@@ -41,13 +41,13 @@ public struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
 
     /// Whether the secret is the one anyone can read in Spotify's example: every token
     /// made with it is readable by anyone who has one.
-    public var usesPublishedSecret: Bool {
+    package var usesPublishedSecret: Bool {
         SHA256.digest(Array(secret.revealed.utf8))
             == Self.publishedSpotifyExampleSecretSHA256
     }
 
-    public var description: String { "\(format.rawValue):<redacted>" }
-    public var debugDescription: String { description }
+    package var description: String { "\(format.rawValue):<redacted>" }
+    package var debugDescription: String { description }
     /// No children: `dump` and reflection-based printing see neither secret nor key.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 }

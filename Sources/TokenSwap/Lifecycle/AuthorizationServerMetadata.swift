@@ -4,9 +4,9 @@ import HTTPCore
 /// `/.well-known/oauth-authorization-server/v1/<name>` (§3.1: the well-known segment is
 /// inserted before the issuer's path). An app pointed at the issuer alone finds every
 /// endpoint here; endpoints the provider does not support are left out.
-public enum AuthorizationServerMetadata {
+package enum AuthorizationServerMetadata {
     /// The path the document for `provider` is served at.
-    public static func path(for provider: Provider) -> String {
+    package static func path(for provider: Provider) -> String {
         "/.well-known/oauth-authorization-server/v1/\(provider.name)"
     }
 
@@ -14,7 +14,7 @@ public enum AuthorizationServerMetadata {
     ///   - publicURL: `TOKENSWAP_PUBLIC_URL`, without a trailing `/`.
     ///   - sandbox: with `--sandbox` and no `_AUTHORIZE_URL`, the sandbox's own authorize
     ///     endpoint stands in for the provider's.
-    public static func document(for provider: Provider, publicURL: String, sandbox: Bool)
+    package static func document(for provider: Provider, publicURL: String, sandbox: Bool)
         -> JSONValue
     {
         let issuer = "\(publicURL)/v1/\(provider.name)"

@@ -12,7 +12,7 @@ extension GrantEndpoints {
     /// answers inactive (CONTRACT §8: the same call for a genuine and a random token; no
     /// counter moves on opening). Served only for providers that introspect;
     /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
-    public func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+    package func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "introspect") {
             () async throws(GrantError) in
             if let introspectionLimit,

@@ -12,7 +12,7 @@ extension GrantEndpoints {
     /// `Tokenswap-Revocation` header follows the provider's style alone, every style that
     /// has a provider API calls it for every token (a value its API cannot take goes as the
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
-    public func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
+    package func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "revoke") {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)

@@ -3,11 +3,11 @@ import HTTPCore
 /// An introspection answer in RFC 7662 §2.2's shape: `{"active":true, …}` with the
 /// members the provider gave (normalised), or `{"active":false}` and nothing else (§2.2:
 /// an inactive token reveals nothing more).
-public enum IntrospectionResult: Sendable, Equatable {
+package enum IntrospectionResult: Sendable, Equatable {
     case active([JSONValue.Member])
     case inactive
 
-    public var label: String {
+    package var label: String {
         switch self {
         case .active: "active"
         case .inactive: "inactive"

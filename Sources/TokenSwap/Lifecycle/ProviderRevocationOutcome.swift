@@ -3,7 +3,7 @@ import HTTPCore
 /// How one revocation ended, as `tokenswap_revocations_total` counts it (a closed set).
 /// `revoked` and `invalid` answer the client identically (RFC 7009 §2.2: no oracle); only
 /// the metric tells them apart.
-public enum ProviderRevocationOutcome: Sendable, Equatable {
+package enum ProviderRevocationOutcome: Sendable, Equatable {
     /// The provider took it.
     case revoked
     /// The provider calls the token invalid or unknown (a value that did not open, too).
@@ -13,7 +13,7 @@ public enum ProviderRevocationOutcome: Sendable, Equatable {
     /// The provider failed, throttled or timed out; the client retries after this long.
     case failed(retryAfterSeconds: Int)
 
-    public var label: String {
+    package var label: String {
         switch self {
         case .revoked: "revoked"
         case .invalid: "invalid"

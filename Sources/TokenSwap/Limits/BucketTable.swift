@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// Token buckets by key, all with one rate and burst, safe under concurrency and bounded
 /// in memory: the table behind `RateLimiter`, which keeps one for clients and one for the
@@ -31,7 +32,7 @@ final class BucketTable: Sendable {
     }
 
     /// Takes one token from `key`'s bucket.
-    func take(_ key: String, now: Double) -> RateDecision {
+    func take(_ key: String, now: Deadline) -> RateDecision {
         let perShard = capacity / shards.count
         let (rate, burst) = (ratePerSecond, self.burst)
         return shards[shardIndex(key)].buckets.withLock { buckets in
@@ -60,7 +61,7 @@ final class BucketTable: Sendable {
     }
 
     private static func makeRoom(
-        in buckets: inout [String: TokenBucket], limit: Int, now: Double, rate: Double, burst: Int
+        in buckets: inout [String: TokenBucket], limit: Int, now: Deadline, rate: Double, burst: Int
     ) {
         buckets = buckets.filter { !$0.value.isFull(now: now, rate: rate, burst: burst) }
         guard buckets.count >= limit else { return }

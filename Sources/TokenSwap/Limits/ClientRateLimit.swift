@@ -5,10 +5,10 @@ import HTTPCore
 /// `TOKENSWAP_RATE_LIMIT`: `/device/code`'s `TOKENSWAP_DEVICE_RATE_LIMIT` (RFC 8628 §5.4),
 /// `/introspect`'s `TOKENSWAP_INTROSPECTION_RATE_LIMIT` (RFC 7662 §4).
 public struct ClientRateLimit: Sendable {
-    public let limiter: RateLimiter
-    public let trustedProxies: TrustedProxies
+    package let limiter: RateLimiter
+    package let trustedProxies: TrustedProxies
 
-    public init(limiter: RateLimiter, trustedProxies: TrustedProxies) {
+    package init(limiter: RateLimiter, trustedProxies: TrustedProxies) {
         self.limiter = limiter
         self.trustedProxies = trustedProxies
     }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Transport
 
 /// Token buckets per client (`TOKENSWAP_RATE_LIMIT` per second, burst
 /// `TOKENSWAP_RATE_LIMIT_BURST`), safe under concurrency and bounded in memory
@@ -14,15 +12,15 @@
 /// enclosing /48, which may make 16 times one client's allowance (CONTRACT §15); a request
 /// either table refuses is refused, and costs the other table nothing.
 public final class RateLimiter: Sendable {
-    public let ratePerSecond: Double
-    public let burst: Int
-    public let capacity: Int
+    package let ratePerSecond: Double
+    package let burst: Int
+    package let capacity: Int
     /// IPv6 clients are counted per prefix of this many bits.
-    public let ipv6PrefixLength: Int
+    package let ipv6PrefixLength: Int
     private let clients: BucketTable
     /// The enclosing networks' allowance; nil when a client is already a /48 or wider.
     private let networks: BucketTable?
-    private let clock: @Sendable () -> Double
+    private let clock: @Sendable () -> Deadline
 
     /// The network every IPv6 client also counts against, and how many clients' worth of
     /// requests it may make.
@@ -32,11 +30,12 @@ public final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - capacity: most clients tracked at once, over all shards (and as many networks).
     ///   - ipv6PrefixLength: bits of an IPv6 address that name one client (1 to 128).
-    ///   - clock: monotonic seconds; injected by tests.
-    public init(
+    ///   - clock: now on the monotonic clock of every duration (`Deadline.now`); injected
+    ///     by tests.
+    package init(
         ratePerSecond: Double, burst: Int, capacity: Int = 100_000, shardCount: Int = 16,
         ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
-        clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds
+        clock: @escaping @Sendable () -> Deadline = { .now }
     ) {
         self.ratePerSecond = ratePerSecond
         self.burst = max(1, burst)
@@ -60,7 +59,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one request's token for `client` (an address).
-    public func take(for client: String) -> RateDecision {
+    package func take(for client: String) -> RateDecision {
         let key = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
         let now = clock()
         let decision = clients.take(key, now: now)
@@ -76,7 +75,7 @@ public final class RateLimiter: Sendable {
     /// outcomes known only later (a right user code where only wrong ones count, a legacy
     /// open that did not fail): the attempt takes first, so concurrent attempts cannot
     /// pass the limit together, and one that does not count gives it back.
-    public func giveBack(for client: String) {
+    package func giveBack(for client: String) {
         clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength))
         if let networks,
             let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
@@ -86,21 +85,14 @@ public final class RateLimiter: Sendable {
     }
 
     /// Client buckets held right now (for tests and the bound).
-    public var trackedClients: Int { clients.count }
+    package var trackedClients: Int { clients.count }
 
     /// Network buckets held right now.
     var trackedNetworks: Int { networks?.count ?? 0 }
-
-    /// Seconds since boot (CLOCK_MONOTONIC): never jumps with the wall clock.
-    public static let monotonicSeconds: @Sendable () -> Double = {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 }
 
 /// What the rate limiter says about one request.
-public enum RateDecision: Sendable, Equatable {
+package enum RateDecision: Sendable, Equatable {
     case allowed
     /// Over the limit: `Retry-After` in whole seconds, 1 or more.
     case limited(retryAfterSeconds: Int)

@@ -1,21 +1,24 @@
+import Transport
+
 /// One client's allowance (the token bucket algorithm): it holds up to `burst` tokens,
-/// refills at `rate` per second, and each request takes one. Times are seconds on a
-/// monotonic clock, passed in, so the arithmetic is tested without sleeping.
+/// refills at `rate` per second, and each request takes one. Times are `Deadline`s (the
+/// monotonic clock every duration in the service is measured on), passed in, so the
+/// arithmetic is tested without sleeping.
 struct TokenBucket: Sendable, Equatable {
     private(set) var tokens: Double
     /// When `tokens` was last brought up to date.
-    private(set) var updated: Double
+    private(set) var updated: Deadline
     static let longestRetryAfterSeconds = 86_400.0
 
     /// A new client starts with the whole burst.
-    init(burst: Int, now: Double) {
+    init(burst: Int, now: Deadline) {
         tokens = Double(burst)
         updated = now
     }
 
     /// Takes one token if there is one. Otherwise the whole seconds until there will be
     /// (at least 1, for `Retry-After`).
-    mutating func take(now: Double, rate: Double, burst: Int) -> RateDecision {
+    mutating func take(now: Deadline, rate: Double, burst: Int) -> RateDecision {
         refill(now: now, rate: rate, burst: burst)
         if tokens >= 1 {
             tokens -= 1
@@ -38,15 +41,22 @@ struct TokenBucket: Sendable, Equatable {
 
     /// True when the bucket has refilled completely: forgetting it changes nothing, since
     /// a new bucket starts full too.
-    func isFull(now: Double, rate: Double, burst: Int) -> Bool {
-        tokens + max(0, now - updated) * rate >= Double(burst)
+    func isFull(now: Deadline, rate: Double, burst: Int) -> Bool {
+        tokens + Self.seconds(from: updated, to: now) * rate >= Double(burst)
     }
 
-    private mutating func refill(now: Double, rate: Double, burst: Int) {
+    private mutating func refill(now: Deadline, rate: Double, burst: Int) {
         // A clock that went backwards (it should not: monotonic) adds nothing; neither does
         // a product that is not a number (an infinite rate times no time at all).
-        let added = max(0, now - updated) * rate
+        let added = Self.seconds(from: updated, to: now) * rate
         if !added.isNaN { tokens = min(Double(burst), tokens + added) }
         updated = max(updated, now)
+    }
+
+    /// Seconds from `start` to `end`: 0 when `end` is not later (saturating, never a
+    /// negative or wrapped span).
+    private static func seconds(from start: Deadline, to end: Deadline) -> Double {
+        let (whole, attoseconds) = end.duration(since: start).components
+        return Double(whole) + Double(attoseconds) * 1e-18
     }
 }

@@ -23,7 +23,7 @@ public struct TrustedProxies: Sendable {
     /// The address to rate limit: canonical text of an IP, or `unknown` when the server
     /// gave no peer.
     /// - Parameter forwardedFor: every `X-Forwarded-For` field value, in order.
-    public func clientAddress(peer: String?, forwardedFor: [String]) -> String {
+    package func clientAddress(peer: String?, forwardedFor: [String]) -> String {
         guard let peer, let peerAddress = AddressPrefix.parseAddress(peer) else {
             return peer ?? "unknown"
         }

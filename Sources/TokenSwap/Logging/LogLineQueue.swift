@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Synchronization
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -30,8 +31,8 @@ public final class LogLineQueue: Sendable {
     }()
 
     /// Most bytes of lines waiting at once (lines are a few hundred bytes: thousands fit).
-    public let capacityBytes: Int
-    public let noticeIntervalSeconds: Double
+    package let capacityBytes: Int
+    package let noticeIntervalSeconds: Double
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let write: @Sendable (String) -> Void
@@ -52,7 +53,7 @@ public final class LogLineQueue: Sendable {
     ///   - write: writes one batch of lines; may block for as long as the reader likes.
     ///   - notice: told how many lines were dropped since the last notice; by default a
     ///     `warning` through the process's logging system (in the configured format).
-    public init(
+    package init(
         capacityBytes: Int = 256 * 1024, noticeIntervalSeconds: Double = 10,
         write: @escaping @Sendable (String) -> Void,
         notice: @escaping @Sendable (Int) -> Void = LogLineQueue.logDroppedLines
@@ -65,7 +66,7 @@ public final class LogLineQueue: Sendable {
     }
 
     /// Queues `line`, or drops and counts it when the queue is full. Never blocks on I/O.
-    public func enqueue(_ line: String) {
+    package func enqueue(_ line: String) {
         let size = line.utf8.count
         let wakeDrainer = state.withLock { state -> Bool in
             guard state.bytes + size <= capacityBytes else {
@@ -83,28 +84,27 @@ public final class LogLineQueue: Sendable {
     }
 
     /// Lines dropped since the process started.
-    public var droppedLines: Int { state.withLock { $0.droppedTotal } }
+    package var droppedLines: Int { state.withLock { $0.droppedTotal } }
 
     /// Waits until every queued line is written, or `timeoutSeconds` pass.
-    public func flush(timeoutSeconds: Double) {
-        let deadline = RateLimiter.monotonicSeconds() + timeoutSeconds
-        while state.withLock({ !$0.lines.isEmpty || $0.writing }),
-            RateLimiter.monotonicSeconds() < deadline
-        {
+    package func flush(timeoutSeconds: Double) {
+        let deadline = Deadline.after(seconds: timeoutSeconds)
+        while state.withLock({ !$0.lines.isEmpty || $0.writing }), !deadline.hasPassed() {
             usleep(1000)
         }
     }
 
     /// The default notice: one warning line, through whatever `LoggingSystem` the binary
     /// bootstrapped (so it has the configured format and comes back through this queue).
-    public static let logDroppedLines: @Sendable (Int) -> Void = { count in
+    package static let logDroppedLines: @Sendable (Int) -> Void = { count in
         Logger(label: "tokenswap").warning(
             "log lines dropped: stdout was not read fast enough",
             metadata: ["dropped": "\(count)"])
     }
 
     private func drainForever() {
-        var lastNotice = -Double.infinity
+        // When the next notice may go out: at once, the first time.
+        var nextNotice = Deadline(uptimeNanoseconds: 0)
         while true {
             let batch = state.withLock { state -> [String] in
                 let batch = state.lines
@@ -126,14 +126,14 @@ public final class LogLineQueue: Sendable {
                 write(batch.joined())
                 state.withLock { $0.writing = false }
             }
-            let now = RateLimiter.monotonicSeconds()
-            guard now - lastNotice >= noticeIntervalSeconds else { continue }
+            let now = Deadline.now
+            guard nextNotice.hasPassed(at: now) else { continue }
             let dropped = state.withLock { state -> Int in
                 defer { state.droppedSinceNotice = 0 }
                 return state.droppedSinceNotice
             }
             if dropped > 0 {
-                lastNotice = now
+                nextNotice = .after(seconds: noticeIntervalSeconds, from: now)
                 notice(dropped)
             }
         }

@@ -11,16 +11,16 @@ import Logging
 /// Values are escaped so nothing a client sends can start a second line. What goes into
 /// metadata is the caller's responsibility: the service never logs tokens, codes,
 /// secrets or keys.
-public struct ServiceLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct ServiceLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     let label: String
     let format: LogFormat
     let write: @Sendable (String) -> Void
 
     /// - Parameter write: where finished lines go (stdout in the service; a collector in
     ///   tests). Called once per event with the line, newline included.
-    public init(
+    package init(
         label: String, level: LogLevelSetting, format: LogFormat,
         write: @escaping @Sendable (String) -> Void = ServiceLogHandler.standardOutput
     ) {
@@ -30,12 +30,12 @@ public struct ServiceLogHandler: LogHandler {
         self.write = write
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         let fields = merged.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
         let time = Date().ISO8601Format()
@@ -80,7 +80,7 @@ public struct ServiceLogHandler: LogHandler {
     }
 
     /// stdout through `LogLineQueue.standardOutput`: the caller never waits for the reader.
-    public static let standardOutput: @Sendable (String) -> Void = { line in
+    package static let standardOutput: @Sendable (String) -> Void = { line in
         LogLineQueue.standardOutput.enqueue(line)
     }
 }

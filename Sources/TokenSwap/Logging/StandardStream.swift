@@ -6,7 +6,7 @@
 
 /// stdout and stderr written straight to their descriptors, unbuffered (scripts and tests
 /// wait for lines), without Foundation's `FileHandle`: full Foundation links ICU.
-public enum StandardStream {
+package enum StandardStream {
     case output
     case error
 
@@ -19,7 +19,7 @@ public enum StandardStream {
 
     /// Writes all of `text`, resuming after partial writes; gives up quietly on an error
     /// (a closed pipe must not stop the service).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { buffer in
             var offset = 0

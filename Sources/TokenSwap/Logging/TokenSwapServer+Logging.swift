@@ -16,7 +16,7 @@ extension TokenSwapServer {
 
     /// Makes every other `Logger` in the process (libraries included) write through the
     /// same handler; once per process, by the binary.
-    public static func bootstrapLogging(for configuration: ServiceConfiguration) {
+    package static func bootstrapLogging(for configuration: ServiceConfiguration) {
         LoggingSystem.bootstrap { label in
             ServiceLogHandler(
                 label: label, level: configuration.logLevel, format: configuration.logFormat)
@@ -26,7 +26,7 @@ extension TokenSwapServer {
 
 extension LogLevelSetting {
     /// swift-log's level for the setting.
-    public var loggerLevel: Logger.Level {
+    package var loggerLevel: Logger.Level {
         switch self {
         case .debug: .debug
         case .info: .info

@@ -1,6 +1,6 @@
 /// Why a request or connection was turned away before a handler answered: the `reason`
 /// label of `tokenswap_http_rejections_total`.
-public enum RejectionReason: String, Sendable, CaseIterable {
+package enum RejectionReason: String, Sendable, CaseIterable {
     /// Broke the framing rules or a size limit (details in the parse error series).
     case malformed
     case headerTimeout = "header_timeout"

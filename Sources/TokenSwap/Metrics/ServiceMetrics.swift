@@ -10,7 +10,7 @@ import Synchronization
 /// `unmatched`), providers and key ids come from the configuration, outcomes, reasons
 /// and statuses are closed sets. Nothing from a request (path, header, token) is a label.
 public final class ServiceMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
     private let rejections: [RejectionReason: Counter]
     private let connectionsOpen: Gauge
     private let connectionsIdle: Gauge
@@ -134,12 +134,12 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Where the connection gauges come from (the service's HTTP server).
-    public func attach(_ server: HTTPServer) {
+    package func attach(_ server: HTTPServer) {
         connectionSource.withLock { $0 = { await server.connectionCounts() } }
     }
 
     /// The text exposition, gauges and the log queue's drop count refreshed first.
-    public func exposition() async -> [UInt8] {
+    package func exposition() async -> [UInt8] {
         let dropped = logQueue.droppedLines
         let newDrops = logLinesDroppedExported.withLock { exported -> Int in
             defer { exported = max(exported, dropped) }

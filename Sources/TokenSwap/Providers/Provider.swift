@@ -9,32 +9,32 @@ import HTTPClient
 public final class Provider: Sendable, Hashable {
     /// `[a-z0-9-]{1,32}`; the path segment in `/v1/<name>/swap` and part of what a sealed
     /// token is bound to.
-    public let name: String
-    public let preset: ProviderPreset
-    public let tokenURL: UpstreamURL
-    public let clientID: String
-    public let clientSecret: Secret
-    public let authMethod: ClientAuthMethod
+    package let name: String
+    package let preset: ProviderPreset
+    package let tokenURL: UpstreamURL
+    package let clientID: String
+    package let clientSecret: Secret
+    package let authMethod: ClientAuthMethod
     /// Sent upstream on swap unless the client sent one from `allowedRedirectURIs`.
-    public let redirectURI: String
+    package let redirectURI: String
     /// Extra redirect URIs a client may send, compared by exact string match.
-    public let allowedRedirectURIs: [String]
+    package let allowedRedirectURIs: [String]
     /// How the provider speaks the device grant (`TOKENSWAP_<NAME>_DIALECT`).
-    public let dialect: ProviderDialect
+    package let dialect: ProviderDialect
     /// The device authorization grant, when the provider has a device endpoint; nil
     /// means `/v1/<name>/device/…` are not served for it.
-    public let device: ProviderDeviceSettings?
+    package let device: ProviderDeviceSettings?
     /// Formats of the swap service this one replaces, tried in order when a refresh
     /// token does not open natively (CONTRACT §9).
-    public let legacyDecoders: [LegacyDecoder]
+    package let legacyDecoders: [LegacyDecoder]
     /// Authorize, revocation and introspection endpoints (CONTRACT §8).
-    public let lifecycle: ProviderLifecycle
+    package let lifecycle: ProviderLifecycle
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
     /// and a `Provider` printed or dumped must not carry the client secret in it.
     let basicCredentials: Secret
 
-    public init(
+    package init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
         clientSecret: Secret,
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
@@ -75,7 +75,7 @@ public final class Provider: Sendable, Hashable {
     }
 
     /// Whether `name` is a valid provider name: `[a-z0-9-]{1,32}`.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...32).contains(bytes.count) else { return false }
         return bytes.allSatisfy {
@@ -96,7 +96,7 @@ public enum ClientAuthMethod: String, Sendable, Hashable, CaseIterable {
     case none
 
     /// Whether this method sends a client secret, so one must be configured.
-    public var needsSecret: Bool { self != .none }
+    package var needsSecret: Bool { self != .none }
 }
 
 /// How a provider speaks the device authorization grant (CONTRACT §7), chosen per
@@ -120,7 +120,7 @@ extension Provider {
     /// match, and anything else (or nothing) is replaced by the configured one. Silently,
     /// because a provider rejects a mismatched redirect URI anyway, and SDKs send
     /// whatever their app was built with.
-    public func redirectURI(forRequested requested: String?) -> String {
+    package func redirectURI(forRequested requested: String?) -> String {
         guard let requested else { return redirectURI }
         if requested == redirectURI || allowedRedirectURIs.contains(requested) {
             return requested

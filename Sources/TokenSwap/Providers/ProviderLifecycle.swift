@@ -3,15 +3,15 @@ import HTTPClient
 /// A provider's endpoints beyond the token endpoint (CONTRACT §8): where its users
 /// authorize (published in the discovery document, never called), and how it revokes and
 /// introspects tokens. The configuration gives every style other than `none` its URL.
-public struct ProviderLifecycle: Sendable, Hashable {
+package struct ProviderLifecycle: Sendable, Hashable {
     /// The provider's own authorization endpoint, for RFC 8414's `authorization_endpoint`.
-    public let authorizeURL: String?
-    public let revocationStyle: RevocationStyle
-    public let revocationURL: UpstreamURL?
-    public let introspectionStyle: IntrospectionStyle
-    public let introspectionURL: UpstreamURL?
+    package let authorizeURL: String?
+    package let revocationStyle: RevocationStyle
+    package let revocationURL: UpstreamURL?
+    package let introspectionStyle: IntrospectionStyle
+    package let introspectionURL: UpstreamURL?
 
-    public init(
+    package init(
         authorizeURL: String? = nil, revocationStyle: RevocationStyle = .none,
         revocationURL: UpstreamURL? = nil, introspectionStyle: IntrospectionStyle = .none,
         introspectionURL: UpstreamURL? = nil
@@ -24,10 +24,10 @@ public struct ProviderLifecycle: Sendable, Hashable {
     }
 
     /// Neither revocation nor introspection, no authorize URL.
-    public static let unsupported = ProviderLifecycle()
+    package static let unsupported = ProviderLifecycle()
 
-    public var revokes: Bool { revocationStyle != .none && revocationURL != nil }
-    public var introspects: Bool { introspectionStyle != .none && introspectionURL != nil }
+    package var revokes: Bool { revocationStyle != .none && revocationURL != nil }
+    package var introspects: Bool { introspectionStyle != .none && introspectionURL != nil }
 }
 
 /// What `RevocationStyle` and `IntrospectionStyle` share, so one configuration reader
@@ -48,7 +48,7 @@ extension IntrospectionStyle: LifecycleStyle {
 }
 
 /// How a provider revokes tokens (CONTRACT §8, `TOKENSWAP_<NAME>_REVOCATION_STYLE`).
-public enum RevocationStyle: String, Sendable, Hashable, CaseIterable {
+package enum RevocationStyle: String, Sendable, Hashable, CaseIterable {
     /// RFC 7009 §2.1: `POST` `token` and `token_type_hint` with client authentication.
     case rfc7009
     /// Google's `/revoke`: `POST` `token` alone (either kind; a refresh token ends the grant).
@@ -65,7 +65,7 @@ public enum RevocationStyle: String, Sendable, Hashable, CaseIterable {
 
 /// How a provider tells whether an access token is live (CONTRACT §8,
 /// `TOKENSWAP_<NAME>_INTROSPECTION_STYLE`). Every style is answered in RFC 7662's shape.
-public enum IntrospectionStyle: String, Sendable, Hashable, CaseIterable {
+package enum IntrospectionStyle: String, Sendable, Hashable, CaseIterable {
     /// RFC 7662 §2.1: `POST` `token` and `token_type_hint` with client authentication.
     case rfc7662
     /// LinkedIn's `introspectToken`: `client_id`, `client_secret` and `token` in the form

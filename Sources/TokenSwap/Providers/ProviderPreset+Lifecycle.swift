@@ -1,7 +1,7 @@
 extension ProviderPreset {
     /// Where the provider's users authorize an app (RFC 6749 §3.1); L2P has only the
     /// device flow.
-    public var authorizeURL: String? {
+    package var authorizeURL: String? {
         switch self {
         case .spotify: "https://accounts.spotify.com/authorize"
         case .linkedin: "https://www.linkedin.com/oauth/v2/authorization"
@@ -12,7 +12,7 @@ extension ProviderPreset {
     }
 
     /// Spotify has no revocation API; LinkedIn has none for 3-legged member tokens.
-    public var revocationStyle: RevocationStyle {
+    package var revocationStyle: RevocationStyle {
         switch self {
         case .google: .google
         case .github: .github
@@ -22,7 +22,7 @@ extension ProviderPreset {
     }
 
     /// `{client_id}` is replaced by the provider's client id.
-    public var revocationURL: String? {
+    package var revocationURL: String? {
         switch self {
         case .google: "https://oauth2.googleapis.com/revoke"
         case .github: Self.githubTokenAPI
@@ -31,7 +31,7 @@ extension ProviderPreset {
         }
     }
 
-    public var introspectionStyle: IntrospectionStyle {
+    package var introspectionStyle: IntrospectionStyle {
         switch self {
         case .linkedin: .linkedin
         case .google: .google
@@ -41,7 +41,7 @@ extension ProviderPreset {
         }
     }
 
-    public var introspectionURL: String? {
+    package var introspectionURL: String? {
         switch self {
         case .linkedin: "https://www.linkedin.com/oauth/v2/introspectToken"
         case .google: "https://oauth2.googleapis.com/tokeninfo"

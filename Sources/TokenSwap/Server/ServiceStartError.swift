@@ -4,7 +4,7 @@ import Transport
 
 /// Why the service could not start once its configuration was valid. The texts name a
 /// setting or an address, never a secret.
-public enum ServiceStartError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServiceStartError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The upstream client could not be built (e.g. `TOKENSWAP_CA_FILE` is not PEM).
     case upstreamClient(HTTPClientError)
     /// A listener could not be opened.
@@ -12,7 +12,7 @@ public enum ServiceStartError: Error, Sendable, Equatable, CustomStringConvertib
     /// The TLS pair could not be loaded (it changed since the configuration was checked).
     case tls(TLSFailure)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .upstreamClient(let error):
             "TOKENSWAP_CA_FILE or the system trust store cannot be loaded: \(error)"

@@ -11,7 +11,7 @@ import TLS
 /// A new pair is used only after it loads and the key matches the certificate; a bad
 /// one is logged (the file names and OpenSSL's reason, never key bytes) and the last
 /// good pair keeps serving. Open connections keep the pair they were accepted with.
-public final class TLSCertificateReloader: Sendable {
+package final class TLSCertificateReloader: Sendable {
     private let store: TLSServerContextStore
     private let logger: Logger
     private let metrics: ServiceMetrics

@@ -14,14 +14,14 @@ import Transport
 /// Every endpoint is wrapped by `RequestPipeline.wrap`: the one place for per-request
 /// behaviour (logging, metrics, CORS, rate limits, request ids); the pipeline also shapes
 /// the errors the server answers itself.
-public final class TokenSwapServer: Sendable {
-    public let configuration: ServiceConfiguration
-    public let logger: Logger
-    public let server: HTTPServer
-    public let readiness: Readiness
-    public let pipeline: RequestPipeline
+package final class TokenSwapServer: Sendable {
+    package let configuration: ServiceConfiguration
+    package let logger: Logger
+    package let server: HTTPServer
+    package let readiness: Readiness
+    package let pipeline: RequestPipeline
     /// Served by `GET /metrics`; also the server's observer.
-    public let metrics: ServiceMetrics
+    package let metrics: ServiceMetrics
     /// The real upstream client; nil when the caller handed in the transport.
     let client: HTTPClient?
     /// Only the operations endpoints, for `TOKENSWAP_ADMIN_PORT`; nil when they are
@@ -37,7 +37,7 @@ public final class TokenSwapServer: Sendable {
     ///   - extraRoutes: served on the main port beside the grant routes, through the same
     ///     pipeline (the sandbox's provider endpoints).
     ///   - logWrite: where log lines go (stdout in the binary).
-    public init(
+    package init(
         configuration: ServiceConfiguration,
         serverConfiguration: ServerConfiguration = ServerConfiguration(),
         transport: (any UpstreamTransport)? = nil, extraRoutes: [ServiceRoute] = [],
@@ -112,7 +112,7 @@ public final class TokenSwapServer: Sendable {
 
     /// Opens the listeners: `host:port`, and the admin port on the same host when
     /// configured. Port 0 means any free port.
-    public func start(host: String, port: UInt16) throws(ServiceStartError) -> ServiceAddresses {
+    package func start(host: String, port: UInt16) throws(ServiceStartError) -> ServiceAddresses {
         let main: SocketAddress
         do {
             main = try server.start(host: host, port: port)
@@ -142,17 +142,17 @@ public final class TokenSwapServer: Sendable {
 
     /// The admin port's own connection cap: probes and scrapes need a handful, and a
     /// flood of the public port (at its cap) must not lock them out.
-    public static let adminMaxConnections = 32
+    package static let adminMaxConnections = 32
     /// One client's share of the admin port (CONTRACT §15): a client holding connections
     /// leaves the rest to the probes, and its idle ones make room for new ones.
-    public static let adminMaxConnectionsPerClient = 8
+    package static let adminMaxConnectionsPerClient = 8
     /// Probes send their request at once: a connection silent for longer is let go.
-    public static let adminHeaderTimeoutSeconds = 2.0
+    package static let adminHeaderTimeoutSeconds = 2.0
 
     /// Graceful stop: `/readyz` turns 503 at once; after `unreadySeconds` (time for a load
     /// balancer to notice) the listeners close, requests in flight get until
     /// `drainDeadlineSeconds` to finish, and the upstream client is shut down.
-    public func drain(unreadySeconds: Double = 0, drainDeadlineSeconds: Double) async {
+    package func drain(unreadySeconds: Double = 0, drainDeadlineSeconds: Double) async {
         readiness.beginDraining()
         tlsReloader?.stop()
         if unreadySeconds > 0 {
@@ -164,24 +164,24 @@ public final class TokenSwapServer: Sendable {
 }
 
 /// Where a started service listens.
-public struct ServiceAddresses: Sendable {
+package struct ServiceAddresses: Sendable {
     /// Grant endpoints (and the operations endpoints unless `admin` is set).
-    public let main: SocketAddress
+    package let main: SocketAddress
     /// `TOKENSWAP_ADMIN_PORT`'s listener, serving only the operations endpoints.
-    public let admin: SocketAddress?
+    package let admin: SocketAddress?
 }
 
 /// What `/readyz` reports: ready from the moment the service is assembled (a loaded
 /// configuration has its providers and keys, or assembly would have failed), not ready
 /// from the start of a drain, so a load balancer stops sending before the listener closes.
-public final class Readiness: Sendable {
+package final class Readiness: Sendable {
     private let draining = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public var isReady: Bool { !draining.load(ordering: .relaxed) }
+    package var isReady: Bool { !draining.load(ordering: .relaxed) }
 
-    public func beginDraining() {
+    package func beginDraining() {
         draining.store(true, ordering: .relaxed)
     }
 }

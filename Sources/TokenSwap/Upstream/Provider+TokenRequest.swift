@@ -6,7 +6,7 @@ extension Provider {
     /// The `POST` to this provider's token endpoint for `grant`: a form body
     /// (RFC 6749 §4.1.3 / §6) and client authentication per `authMethod` (§2.3.1). The
     /// secret goes in the `Authorization` header or the body, never in the URL.
-    public func tokenRequest(for grant: TokenGrant) -> HTTPClientRequest {
+    package func tokenRequest(for grant: TokenGrant) -> HTTPClientRequest {
         var fields: [(name: String, value: String)] = [("grant_type", grant.grantType)]
         switch grant {
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
@@ -60,19 +60,19 @@ extension Provider {
 
 /// What the service asks the provider's token endpoint for (RFC 6749 §4.1.3, §6).
 /// Holds a code or a raw provider refresh token: never logged, never printed.
-public enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
+package enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
     case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
     case refreshToken(String)
 
-    public static let authorizationCodeType = "authorization_code"
-    public static let refreshTokenType = "refresh_token"
+    package static let authorizationCodeType = "authorization_code"
+    package static let refreshTokenType = "refresh_token"
 
-    public var grantType: String {
+    package var grantType: String {
         switch self {
         case .authorizationCode: Self.authorizationCodeType
         case .refreshToken: Self.refreshTokenType
         }
     }
 
-    public var description: String { "TokenGrant(\(grantType))" }
+    package var description: String { "TokenGrant(\(grantType))" }
 }

@@ -8,15 +8,15 @@ import Sealing
 /// A provider's successful token response (RFC 6749 §5.1), checked and normalised:
 /// `access_token` present, `expires_in` an integer (numeric strings accepted, as some
 /// providers send them), every other member kept as sent.
-public struct ProviderTokenResponse: Sendable, Equatable {
+package struct ProviderTokenResponse: Sendable, Equatable {
     /// Members in the provider's order, `expires_in` normalised.
-    public let members: [JSONValue.Member]
+    package let members: [JSONValue.Member]
     /// The raw provider refresh token, if one was issued: sealed before it leaves.
-    public let refreshToken: String?
+    package let refreshToken: String?
 
     /// Interprets the provider's answer: a token response on 2xx, otherwise the
     /// `GrantError` for the error table.
-    public static func interpret(_ response: HTTPResponse) throws(GrantError)
+    package static func interpret(_ response: HTTPResponse) throws(GrantError)
         -> ProviderTokenResponse
     {
         let code = response.status.code

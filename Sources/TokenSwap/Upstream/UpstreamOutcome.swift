@@ -2,7 +2,7 @@ import HTTPClient
 
 /// How one call to a provider ended, as `tokenswap_upstream_requests_total` counts it.
 /// A closed set, so the `outcome` label stays bounded.
-public enum UpstreamOutcome: String, Sendable, CaseIterable {
+package enum UpstreamOutcome: String, Sendable, CaseIterable {
     /// A valid token response.
     case ok
     /// A 4xx with an OAuth error (or an OAuth error in a 2xx): the provider said no.

@@ -19,7 +19,7 @@ public protocol UpstreamTransport: Sendable {
 }
 
 extension UpstreamTransport {
-    public func send(
+    package func send(
         _ request: HTTPClientRequest, timeoutSeconds: Double,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) {
@@ -34,7 +34,7 @@ extension UpstreamTransport {
 }
 
 extension HTTPClient: UpstreamTransport {
-    public func send(
+    package func send(
         _ request: HTTPClientRequest, timeoutSeconds: Double,
         completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) {
