@@ -14,13 +14,10 @@ extension GrantEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
-        let fields: TokenRequestFields
-        do throws(GrantError) {
-            fields = try TokenRequestFields.decode(request)
-        } catch {
-            return completion(
-                Self.answer(.failure(error), provider: provider, grant: "refresh_token"))
-        }
+        guard
+            let fields = Self.decodedFields(
+                request, provider: provider, grant: "refresh_token", completion)
+        else { return }
         refresh(fields: fields, request: request, provider: provider, completion: completion)
     }
 

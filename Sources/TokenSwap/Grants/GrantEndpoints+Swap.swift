@@ -8,13 +8,10 @@ extension GrantEndpoints {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
-        let fields: TokenRequestFields
-        do throws(GrantError) {
-            fields = try TokenRequestFields.decode(request)
-        } catch {
-            return completion(
-                Self.answer(.failure(error), provider: provider, grant: "authorization_code"))
-        }
+        guard
+            let fields = Self.decodedFields(
+                request, provider: provider, grant: "authorization_code", completion)
+        else { return }
         swap(fields: fields, provider: provider, completion: completion)
     }
 

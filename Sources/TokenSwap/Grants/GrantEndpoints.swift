@@ -126,6 +126,20 @@ extension GrantEndpoints {
         { result in completion(answer(result, provider: provider, grant: grant)) }
     }
 
+    /// The fields of a grant endpoint's request body, or nil once the decoding failure has
+    /// been answered through `completion` (`/v1/swap` and `/v1/refresh` decode here; the
+    /// token endpoint decodes its own, once, and hands the fields on).
+    static func decodedFields(
+        _ request: HTTPRequest, provider: Provider, grant: String,
+        _ completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) -> TokenRequestFields? {
+        do throws(GrantError) {
+            return try TokenRequestFields.decode(request)
+        } catch {
+            completion(answer(.failure(error), provider: provider, grant: grant))
+            return nil
+        }
+    }
 }
 
 /// Headers on every grant endpoint response, success or error (CONTRACT §2; RFC 6749
