@@ -14,8 +14,8 @@ package final class ClientConnectionCounts: Sendable {
     package let ipv6PrefixLength: Int
     /// What the enclosing /48 may hold: `siteMultiplier` times `maxPerClient`.
     package let maxPerSite: Int
-    package static let siteMultiplier = 16
-    static let sitePrefixLength = 48
+    package static let siteMultiplier = IPv6Site.allowanceFactor
+    static let sitePrefixLength = IPv6Site.prefixLength
     private let counts = Mutex<[ClientKey: Int]>([:])
 
     /// `ipv6PrefixLength` is clamped to 1...128.

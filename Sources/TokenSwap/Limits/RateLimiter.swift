@@ -24,8 +24,8 @@ public final class RateLimiter: Sendable {
 
     /// The network every IPv6 client also counts against, and how many clients' worth of
     /// requests it may make.
-    static let networkPrefixLength = 48
-    static let networkAllowanceFactor = 16
+    static let networkPrefixLength = IPv6Site.prefixLength
+    static let networkAllowanceFactor = IPv6Site.allowanceFactor
 
     /// - Parameters:
     ///   - capacity: most clients tracked at once, over all shards (and as many networks).
@@ -60,12 +60,10 @@ public final class RateLimiter: Sendable {
 
     /// Takes one request's token for `client` (an address).
     package func take(for client: String) -> RateDecision {
-        let key = Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength)
+        let (key, network) = keys(for: client)
         let now = clock()
         let decision = clients.take(key, now: now)
-        guard decision == .allowed, let networks,
-            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
-        else { return decision }
+        guard decision == .allowed, let networks, let network else { return decision }
         let networkDecision = networks.take(network, now: now)
         if networkDecision != .allowed { clients.giveBack(key) }
         return networkDecision
@@ -76,12 +74,19 @@ public final class RateLimiter: Sendable {
     /// open that did not fail): the attempt takes first, so concurrent attempts cannot
     /// pass the limit together, and one that does not count gives it back.
     package func giveBack(for client: String) {
-        clients.giveBack(Self.bucketKey(for: client, ipv6PrefixLength: ipv6PrefixLength))
-        if let networks,
-            let network = Self.networkKey(for: client, prefixLength: Self.networkPrefixLength)
-        {
-            networks.giveBack(network)
-        }
+        let (key, network) = keys(for: client)
+        clients.giveBack(key)
+        if let networks, let network { networks.giveBack(network) }
+    }
+
+    /// `client`'s bucket and, when networks are counted, its network's: the address is
+    /// parsed once for both.
+    private func keys(for client: String) -> (client: String, network: String?) {
+        guard let address = AddressPrefix.parseAddress(client) else { return (client, nil) }
+        let network =
+            networks == nil
+            ? nil : Self.networkKey(for: address, prefixLength: Self.networkPrefixLength)
+        return (Self.bucketKey(for: address, ipv6PrefixLength: ipv6PrefixLength), network)
     }
 
     /// Client buckets held right now (for tests and the bound).
@@ -104,6 +109,10 @@ extension RateLimiter {
     /// written `2001:db8:1:2::/64`. Anything else (`unknown`) is used as it is.
     static func bucketKey(for client: String, ipv6PrefixLength: Int) -> String {
         guard let address = AddressPrefix.parseAddress(client) else { return client }
+        return bucketKey(for: address, ipv6PrefixLength: ipv6PrefixLength)
+    }
+
+    static func bucketKey(for address: IPAddress, ipv6PrefixLength: Int) -> String {
         guard !address.isIPv4, ipv6PrefixLength < 128 else { return address.description }
         return address.masked(toPrefixLength: ipv6PrefixLength).description
             + "/\(ipv6PrefixLength)"
@@ -112,9 +121,13 @@ extension RateLimiter {
     /// The network an IPv6 `client` also counts against (`2001:db8:1::/48`); nil for IPv4
     /// and anything that is not an address.
     static func networkKey(for client: String, prefixLength: Int) -> String? {
-        guard let address = AddressPrefix.parseAddress(client), !address.isIPv4 else {
-            return nil
+        AddressPrefix.parseAddress(client).flatMap {
+            networkKey(for: $0, prefixLength: prefixLength)
         }
+    }
+
+    static func networkKey(for address: IPAddress, prefixLength: Int) -> String? {
+        guard !address.isIPv4 else { return nil }
         return address.masked(toPrefixLength: prefixLength).description + "/\(prefixLength)"
     }
 }
