@@ -67,9 +67,11 @@ import Testing
             #expect(counts.idle == 1)
             let busy = try RawClient(port: port)
             try await busy.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Half: ")
-            // The second connection is counted once its loop has accepted it.
+            // The second connection is counted once its loop has accepted it, and is busy
+            // (not idle) once that loop has read its partial head; accepting and reading
+            // are two turns of the loop, so wait for both.
             var withBusy = await server.connectionCounts()
-            for _ in 0..<200 where withBusy.open < 2 {
+            for _ in 0..<200 where withBusy.open < 2 || withBusy.idle > 1 {
                 try await Task.sleep(for: .milliseconds(10))
                 withBusy = await server.connectionCounts()
             }
