@@ -11,14 +11,14 @@ import Transport
 /// code expires, and at the cap the expired and then the oldest entries go first
 /// (`ExpiringGrantStore`). An entry only exists for a code that opened, that is one
 /// this service issued, and issuing is rate limited.
-final class DevicePollSchedule: Sendable {
+package final class DevicePollSchedule: Sendable {
     struct Entry: Sendable {
         var intervalSeconds: Int
         var lastPoll: Deadline
     }
 
     /// What a poll may do now.
-    enum Decision: Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Call the provider; `interval` is the code's current interval.
         case poll(interval: Int)
         /// Too soon: answer `slow_down` with the raised interval.
