@@ -152,14 +152,14 @@ public struct RESPReplyParser: Sendable {
         case .bulkCarriageReturn:
             try count(1)
             guard input[index] == 0x0D else {
-                throw .protocolViolation(reason: "bulk string longer than its length")
+                throw .protocolViolation(reason: "bulk string not followed by CRLF")
             }
             state = .bulkLineFeed
             return index + 1
         case .bulkLineFeed:
             try count(1)
             guard input[index] == 0x0A else {
-                throw .protocolViolation(reason: "CR not followed by LF")
+                throw .protocolViolation(reason: "bulk string not followed by CRLF")
             }
             state = .type
             let payload = bulk
