@@ -36,6 +36,19 @@ import Transport
         #expect(took < .seconds(3))
     }
 
+    /// The same over `rediss://`: the TLS handshake itself is under the deadline.
+    @Test func aTLSHandshakeThatNeverCompletesTimesOut() async throws {
+        let (fd, port) = try Loopback.bind(listenBacklog: 8)
+        defer { close(fd) }
+        let store = try RESPClient(
+            endpoint: RESPEndpoint(url: "rediss://127.0.0.1:\(port)"), loops: Self.group,
+            timeout: .milliseconds(500))
+        defer { store.shutdown() }
+        let start = Deadline.now
+        await #expect(throws: RESPError.timedOut) { try await store.send([Array("PING".utf8)]) }
+        #expect(Deadline.now.duration(since: start) < .seconds(3))
+    }
+
     @Test(arguments: ["$10\r\nabc", "*2\r\n:1\r\n", "+PON"])
     func aResetMidReplyIsAnErrorNotAShortSuccess(partial: String) async throws {
         let peer = try RawRESPPeer { fd, peer in
