@@ -263,7 +263,8 @@ final class RESPConnection: @unchecked Sendable {
                 plaintext.removeAll()
                 return close(error)
             }
-            plaintext.removeAll(keepingCapacity: true)
+            // A large reply's buffer is not kept for an idle connection.
+            plaintext.removeAll(keepingCapacity: plaintext.capacity <= 64 * 1024)
         }
         var index = 0
         while index < replies.count, state != .closed {

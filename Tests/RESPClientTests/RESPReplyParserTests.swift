@@ -131,6 +131,11 @@ import Testing
         #expect(six.replies == [.simpleString("abcdef")])
         let over = try #require(Feeding.outcome(Feeding.bytes("+abcdefg\r\n"), limits: Self.small))
         #expect(over.error == .protocolViolation(reason: "line over 6 bytes"))
+        // Past the bound before a bare LF: the bound is named, however the bytes came
+        // (FuzzRESP's first find, seed regression-line-bound-before-bare-lf).
+        let first = try #require(
+            Feeding.outcome(Feeding.bytes("+abcdefgh\n\r\n"), limits: Self.small))
+        #expect(first.error == .protocolViolation(reason: "line over 6 bytes"))
     }
 
     @Test func arrayCount() throws {
@@ -142,12 +147,15 @@ import Testing
     }
 
     @Test func nestingDepth() throws {
-        let ok = try #require(
-            Feeding.outcome(Feeding.bytes("*1\r\n*1\r\n*0\r\n"), limits: Self.small))
-        #expect(ok.replies == [.array([.array([.array([])])])])
-        let over = try #require(
-            Feeding.outcome(Feeding.bytes("*1\r\n*1\r\n*1\r\n"), limits: Self.small))
-        #expect(over.error == .protocolViolation(reason: "arrays nested over 2 deep"))
+        for text in ["*1\r\n*1\r\n:1\r\n", "*1\r\n*0\r\n", "*1\r\n*-1\r\n"] {
+            let ok = try #require(Feeding.outcome(Feeding.bytes(text), limits: Self.small))
+            #expect(ok.replies.count == 1, "\(text)")
+        }
+        // An empty array is as deep as a full one.
+        for text in ["*1\r\n*1\r\n*1\r\n", "*1\r\n*1\r\n*0\r\n"] {
+            let over = try #require(Feeding.outcome(Feeding.bytes(text), limits: Self.small))
+            #expect(over.error == .protocolViolation(reason: "arrays nested over 2 deep"))
+        }
     }
 
     /// A whole reply's bytes, framing included: 64 accepted, 65 refused, and the budget
