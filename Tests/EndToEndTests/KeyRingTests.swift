@@ -73,7 +73,8 @@ import Testing
         let deployment = Deployment()
         let stub = try await ProviderStub.start()
         try await stub.answerTokens(Self.tokens.merging(["refresh_token": "rt-two"]) { $1 })
-        let environment = deployment.environment(tokenURL: stub.tokenURL(), keys: keys)
+        let environment = deployment.environment(
+            tokenURL: stub.tokenURL(), keys: keys, extra: Deployment.noReplay)
         let one = try await TokenSwapProcess.serve(environment: environment)
         let two = try await TokenSwapProcess.serve(environment: environment)
         let swap = try await Exchange.form("/v1/swap", port: one.port, [("code", "code-two")])

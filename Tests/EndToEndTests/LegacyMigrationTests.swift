@@ -81,7 +81,9 @@ import Testing
         let server = try await TokenSwapProcess.serve(
             environment: deployment.environment(
                 tokenURL: stub.tokenURL(), keys: Deployment.newKey("k1"),
-                extra: ["TOKENSWAP_SPOTIFY_LEGACY": files.setting(Self.formats)]))
+                extra: ["TOKENSWAP_SPOTIFY_LEGACY": files.setting(Self.formats)].merging(
+                    Deployment.noReplay
+                ) { $1 }))
         var raws: [String] = []
         var legacyTokens: [String] = []
         var sealedTokens: [String] = []

@@ -6,7 +6,7 @@ import Testing
 /// `/v1/refresh` send), and its refusals, which never reach the provider.
 @Suite(.serialized, .resourceClass(.processes)) struct TokenEndpointTests {
     @Test func grantTypesDispatchToTheSwapAndRefreshPaths() async throws {
-        let stack = try await StubStack.start()
+        let stack = try await StubStack.start(extra: Deployment.noReplay)
         try await stack.stub.answerTokens([
             "access_token": "at-te-1", "token_type": "Bearer", "expires_in": "3600",
             "refresh_token": "rt-raw-te",

@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func refreshSendsTheRawTokenAndAnswersWithTheRightRefreshToken() async throws {
-        let stack = try await StubStack.start()
+        let stack = try await StubStack.start(extra: Deployment.noReplay)
         try await stack.stub.answerTokens([
             "access_token": "at-1", "token_type": "Bearer", "expires_in": 3600,
             "refresh_token": "rt-raw-original",

@@ -71,7 +71,7 @@ import Testing
             // (not idle) once that loop has read its partial head; accepting and reading
             // are two turns of the loop, so wait for both.
             var withBusy = await server.connectionCounts()
-            for _ in 0..<200 where withBusy.open < 2 || withBusy.idle > 1 {
+            for _ in 0..<1000 where withBusy.open < 2 || withBusy.idle > 1 {
                 try await Task.sleep(for: .milliseconds(10))
                 withBusy = await server.connectionCounts()
             }

@@ -98,9 +98,14 @@ import Testing
         let rotated = try #require(try F.body(refresh)["refresh_token"]?.stringValue)
         #expect(rotated != sealed)
 
+        // A retry inside the replay window, on another refresh path, is the kept answer
+        // (CONTRACT §12): the provider already spent the token it rotated away from.
         let replay = try await stack.post("/v1/refresh", "refresh_token=\(sealed)")
-        #expect(replay.status.code == 400)
-        #expect(try F.body(replay)["error"]?.stringValue == "invalid_grant")
+        #expect(replay.status.code == 200)
+        #expect(try F.body(replay)["refresh_token"]?.stringValue == rotated)
+        #expect(
+            try F.body(replay)["access_token"]?.stringValue
+                == F.body(refresh)["access_token"]?.stringValue)
 
         let unknown = try await stack.post("/v1/acme/swap", "code=\(code)")
         #expect(unknown.status.code == 404)
