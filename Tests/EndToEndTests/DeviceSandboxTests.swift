@@ -67,13 +67,14 @@ import Testing
             prefix == "/v1" ? "/v1/refresh" : prefix + "/refresh", port: port,
             [("refresh_token", refreshToken)])
         #expect(refreshed.status == 200, "\(refreshed)")
-        #expect(refreshed.string("refresh_token") != nil)
+        let rotated = try #require(refreshed.string("refresh_token"))
 
-        // The device code was spent at the sandbox, but a poll repeated inside the replay
-        // window gets the same tokens again (CONTRACT §12), without a provider call.
+        // The sandbox spent the device code, but a repeat within the replay window gets
+        // the same tokens without a provider call (CONTRACT §12): a TV whose answer was
+        // lost is not sent back to the start.
         try await DeviceFlow.wait(seconds: 1)
         let repeated = try await DeviceFlow.poll(port, prefix: prefix, deviceCode: sealed)
-        #expect(repeated.status == 200)
+        #expect(repeated.status == 200, "\(repeated)")
         #expect(repeated.string("access_token") == access)
         #expect(repeated.string("refresh_token") == refreshToken)
 
@@ -86,7 +87,7 @@ import Testing
         #expect(try await server.stop() == 0)
         expectNoSecrets(
             in: [server.output],
-            [sealed, userCode, Self.compact(userCode), access, refreshToken])
+            [sealed, userCode, Self.compact(userCode), access, refreshToken, rotated])
     }
 
     static func compact(_ userCode: String) -> String {

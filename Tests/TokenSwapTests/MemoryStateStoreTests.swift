@@ -167,6 +167,21 @@ import Transport
         #expect(second.all == [.kept(answer: [4], age: .zero)])
     }
 
+    @Test func anAnswerSharedButNotKeptReachesTheWaitersOnly() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        let key = try Self.key("T")
+        #expect(claim(store, key) == .claimed)
+        let waiter = Answers<RefreshClaim>()
+        store.awaitAnswer(
+            key, inFlightFor: .seconds(10), until: .after(seconds: 10, from: clock.now),
+            completion: waiter.record)
+        settle(store, key, [5, 0, 4], keep: 0)  // a 504: shared, not kept
+        #expect(waiter.all == [.kept(answer: [5, 0, 4], age: .zero)])
+        #expect(store.replayCount == 0)
+        #expect(claim(store, key) == .claimed)
+    }
+
     @Test func aWaiterIsAnsweredInFlightWhenItsDeadlinePasses() throws {
         let clock = ManualClock()
         let timers = ManualTimers()

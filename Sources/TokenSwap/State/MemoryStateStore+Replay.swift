@@ -96,7 +96,7 @@ extension MemoryStateStore {
         let deliveries: Deliveries = replay.withShard(of: key) { table in
             var waiters: [ReplayWaiter.Held] = []
             if case .inFlight(_, let held) = table.value(for: key, now: now) { waiters = held }
-            guard let answer, keepFor > .zero else {
+            guard let answer else {
                 table.remove(key)
                 // Freed: the first waiter takes the claim and calls the provider itself;
                 // the others wait for it.
@@ -105,6 +105,12 @@ extension MemoryStateStore {
                     + Self.hold(
                         key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table,
                         now: now)
+            }
+            guard keepFor > .zero else {
+                // Shared, not kept: the waiters of this call get it, the next request
+                // finds the key free.
+                table.remove(key)
+                return Deliveries(waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) })
             }
             let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
             let evicted = table.insert(

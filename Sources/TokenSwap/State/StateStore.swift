@@ -37,7 +37,9 @@ package protocol StateStore: Sendable {
 
     /// Ends the claim of `key`: with `answer` (sealed by the caller) kept for `keepFor`,
     /// or with nil (nothing to keep: a 429, a 5xx, a refused proof) the key is freed.
-    /// Waiters of `awaitAnswer` are answered either way.
+    /// Waiters of `awaitAnswer` are answered either way. A `keepFor` of zero hands `answer`
+    /// to the waiters only (`.kept`, age zero) and frees the key: single flight shares
+    /// every answer of the call in flight (a 429, a 504), the window keeps only some.
     func settle(
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void)

@@ -24,10 +24,6 @@ struct Deployment: Sendable {
         return String((0..<count).map { _ in alphabet.randomElement(using: &generator) ?? "x" })
     }
 
-    /// For tests that present one token again on purpose to count what reaches the
-    /// provider: the replay window (CONTRACT §12) off, so every request calls it.
-    static let noReplay = ["TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"]
-
     /// The environment of a default (`spotify`) provider at `tokenURL`.
     func environment(tokenURL: String, keys: String, extra: [String: String] = [:]) -> [String:
         String]
