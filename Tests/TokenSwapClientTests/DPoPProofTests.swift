@@ -104,9 +104,9 @@ import Testing
     }
 
     @Test func aNonceIsKeptPerOriginAndOnlyWhenItIsOne() async throws {
-        let nonces = DPoPNonces()
+        let nonces = DPoPOrigins()
         let url = try #require(URL(string: "https://Tokenswap.test/v1/refresh"))
-        await nonces.remember("n-1", for: url)
+        await nonces.remember(nonce: "n-1", for: url)
         #expect(
             await nonces.nonce(
                 for: try #require(URL(string: "https://tokenswap.test:443/v1/x/swap"))) == "n-1")
@@ -118,12 +118,13 @@ import Testing
         }
         // Not nonces by RFC 9449 §8.1: kept out, the last good one stays.
         for bad in ["", "a b", #"a"b"#, #"a\b"#, "é", String(repeating: "n", count: 513)] {
-            await nonces.remember(bad, for: url)
+            await nonces.remember(nonce: bad, for: url)
         }
         #expect(await nonces.nonce(for: url) == "n-1")
         // Bounded: the oldest origins are forgotten.
-        for index in 0..<DPoPNonces.maximumOrigins {
-            await nonces.remember("m", for: try #require(URL(string: "https://h\(index).test/")))
+        for index in 0..<DPoPOrigins.maximumOrigins {
+            await nonces.remember(
+                nonce: "m", for: try #require(URL(string: "https://h\(index).test/")))
         }
         #expect(await nonces.nonce(for: url) == nil)
     }
@@ -174,6 +175,45 @@ import Testing
             _ = try await backend.refresh(RedactedToken("r"))
         }
         #expect(await fixture.server.requests.map { $0.dpop == nil } == [false, true])
+    }
+
+    /// A device clock an hour off would put every `iat` outside tokenswap's window: the
+    /// server's `Date` sets it right from the next proof on; a few seconds are left alone.
+    @Test func iatFollowsTheServersClockWhenTheDevicesIsOff() async throws {
+        let fixture = try SessionFixture()
+        let key = DPoPKey.generate()
+        func date(_ offset: Double) -> [String: String] {
+            [
+                "Date": FakeTokenSwap.httpDate(
+                    Date(timeIntervalSince1970: ManualClock.wallStart + offset))
+            ]
+        }
+        await fixture.server.script(
+            "/v1/refresh",
+            .answer(status: 200, body: #"{"access_token":"a"}"#, headers: date(3)),
+            .answer(status: 200, body: #"{"access_token":"a"}"#, headers: date(-3600)),
+            .answer(status: 200, body: #"{"access_token":"a"}"#, headers: date(0)),
+            .answer(status: 200, body: #"{"access_token":"a"}"#))
+        for _ in 0..<4 {
+            _ = try await fixture.session.backend.refresh(RedactedToken("r"), dpopKey: key)
+        }
+        let issued = try await fixture.server.requests.map {
+            try DecodedProof(try #require($0.dpop)).claims["iat"] as? Int
+        }
+        let start = Int(ManualClock.wallStart)
+        #expect(issued == [start, start, start - 3600, start])
+    }
+
+    /// A key that cannot sign (a Secure Enclave that refuses) is a store that does not work
+    /// now: `storageUnavailable`, and nothing is sent.
+    @Test func aKeyThatCannotSignSendsNothing() async throws {
+        struct Refused: Error {}
+        let fixture = try SessionFixture()
+        let key = DPoPKey(publicKeyBytes: Data(count: 64), sign: { _ in throw Refused() })
+        await #expect(throws: TokenSwapClientError.storageUnavailable) {
+            _ = try await fixture.session.backend.refresh(RedactedToken("r"), dpopKey: key)
+        }
+        #expect(await fixture.server.requests.isEmpty)
     }
 
     /// RFC 9449's own example key (§4.1) and the `jkt` its §6.1 gives for it.

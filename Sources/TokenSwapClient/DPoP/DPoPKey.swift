@@ -32,6 +32,12 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         }
     #endif
 
+    /// A key that signs with `sign` (a test's refusing signer).
+    init(publicKeyBytes: Data, sign: @escaping (Data) throws -> Data) {
+        self.publicKeyBytes = publicKeyBytes
+        self.signer = Signer(sign: sign)
+    }
+
     /// A fresh software key.
     public static func generate() -> DPoPKey {
         DPoPKey(P256.Signing.PrivateKey())

@@ -10,9 +10,9 @@ import Foundation
 /// tokenswap deployment, named apart from the server's `TokenSwapService`.
 ///
 /// Swap, refresh and device calls take the DPoP key to prove with (RFC 9449, CONTRACT
-/// §13); `TokenSession` passes its own. The newest `DPoP-Nonce` each origin gave is kept
-/// and shared by every copy of a backend, and a `use_dpop_nonce` answer is retried once
-/// with the nonce it brings.
+/// §13); `TokenSession` passes its own. The newest `DPoP-Nonce` each origin gave, and how
+/// far its clock is from the device's, are kept and shared by every copy of a backend
+/// (`DPoPOrigins`), and a `use_dpop_nonce` answer is retried once with the nonce it brings.
 public struct TokenSwapBackend: Sendable {
     public let endpoints: TokenSwapEndpoints
     let transport: any HTTPTransport
@@ -20,7 +20,7 @@ public struct TokenSwapBackend: Sendable {
     let timeoutSeconds: Double
     /// Seconds since 1970: a proof's `iat`, the one time tokenswap compares with its own.
     let wallClock: @Sendable () -> Double
-    let nonces = DPoPNonces()
+    let origins = DPoPOrigins()
 
     public init(
         endpoints: TokenSwapEndpoints, transport: any HTTPTransport = URLSessionTransport(),
@@ -128,12 +128,23 @@ public struct TokenSwapBackend: Sendable {
     {
         guard let key else { return try await send(url, fields, proof: nil) }
         let first = try await send(
-            url, fields, proof: (key, await nonces.nonce(for: url)))
+            url, fields, proof: (key, await origins.nonce(for: url)))
         guard Self.asksForNonce(first),
             let nonce = first.response.value(forHTTPHeaderField: "DPoP-Nonce"),
-            DPoPNonces.isNonce(nonce)
+            DPoPOrigins.isNonce(nonce)
         else { return first }
         return try await send(url, fields, proof: (key, nonce))
+    }
+
+    /// The nonce and the server's clock from an answer to a proved request.
+    private func learn(from response: HTTPURLResponse, for url: URL) async {
+        if let nonce = response.value(forHTTPHeaderField: "DPoP-Nonce") {
+            await origins.remember(nonce: nonce, for: url)
+        }
+        if let date = response.value(forHTTPHeaderField: "Date").flatMap(RetryAfter.httpDate) {
+            await origins.remember(
+                serverTime: date.timeIntervalSince1970, localTime: wallClock(), for: url)
+        }
     }
 
     /// `400` (or `401`, RFC 9449 §9's resource-server form) with `use_dpop_nonce`.
@@ -151,19 +162,20 @@ public struct TokenSwapBackend: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = FormBody(fields).encoded
         if let (key, nonce) = proof {
+            let issuedAt = wallClock() + (await origins.clockOffsetSeconds(for: url))
             // A key that cannot sign (a Secure Enclave refusing, say) is a store that does
             // not work right now, as a keychain before the first unlock is.
             guard
                 let signed = try? DPoPProof.make(
-                    key: key, method: "POST", url: url, issuedAt: Self.seconds(wallClock()),
+                    key: key, method: "POST", url: url, issuedAt: Self.seconds(issuedAt),
                     nonce: nonce)
             else { throw TokenSwapClientError.storageUnavailable }
             request.setValue(signed, forHTTPHeaderField: "DPoP")
         }
         do {
             let (data, response) = try await transport.send(request)
-            if let nonce = response.value(forHTTPHeaderField: "DPoP-Nonce") {
-                await nonces.remember(nonce, for: url)
+            if proof != nil {
+                await learn(from: response, for: url)
             }
             return Answer(status: response.statusCode, data: data, response: response)
         } catch is CancellationError {
