@@ -204,6 +204,51 @@ import Testing
         #expect(issued == [start, start, start - 3600, start])
     }
 
+    /// A proof refused because the device's clock is off is sent once more, on the
+    /// server's clock; refused again, or refused with the clocks in step, it is the
+    /// caller's error.
+    @Test func aProofRefusedOverAWrongClockIsSentOnceMoreOnTheServersClock() async throws {
+        let fixture = try SessionFixture()
+        let key = DPoPKey.generate()
+        let refused = #"{"error":"invalid_dpop_proof","error_description":"iat"}"#
+        func date(_ offset: Double) -> [String: String] {
+            [
+                "Date": FakeTokenSwap.httpDate(
+                    Date(timeIntervalSince1970: ManualClock.wallStart + offset))
+            ]
+        }
+        await fixture.server.script(
+            "/v1/refresh",
+            .answer(status: 400, body: refused, headers: date(-600)),
+            .answer(status: 200, body: #"{"access_token":"a"}"#, headers: date(-600)),
+            .answer(status: 400, body: refused, headers: date(-600)),
+            .answer(status: 400, body: refused, headers: date(0)),
+            .answer(status: 400, body: refused, headers: date(0)))
+        let backend = fixture.session.backend
+        _ = try await backend.refresh(RedactedToken("r"), dpopKey: key)
+        // In step with the server now: a refusal is not about the clock.
+        await #expect(throws: TokenSwapClientError.self) {
+            _ = try await backend.refresh(RedactedToken("r"), dpopKey: key)
+        }
+        // The server's `Date` now agrees with the device: one more try on it, refused
+        // again: thrown.
+        await #expect(throws: TokenSwapClientError.self) {
+            _ = try await backend.refresh(RedactedToken("r"), dpopKey: key)
+        }
+        let issued = try await fixture.server.requests.map {
+            try DecodedProof(try #require($0.dpop)).claims["iat"] as? Int
+        }
+        let start = Int(ManualClock.wallStart)
+        #expect(issued == [start, start - 600, start - 600, start - 600, start])
+        // Without a proof nothing is retried.
+        await fixture.server.script(
+            "/v1/refresh", .answer(status: 400, body: refused, headers: date(-600)))
+        await #expect(throws: TokenSwapClientError.self) {
+            _ = try await backend.refresh(RedactedToken("r"))
+        }
+        #expect(await fixture.server.count("/v1/refresh") == 6)
+    }
+
     /// A key that cannot sign (a Secure Enclave that refuses) is a store that does not work
     /// now: `storageUnavailable`, and nothing is sent.
     @Test func aKeyThatCannotSignSendsNothing() async throws {

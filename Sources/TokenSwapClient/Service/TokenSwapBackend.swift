@@ -121,19 +121,28 @@ public struct TokenSwapBackend: Sendable {
     }
 
     /// With `proofBy`, the request carries a fresh proof with the newest nonce this origin
-    /// gave; a `use_dpop_nonce` answer (RFC 9449 §8) is sent once more with the nonce it
-    /// brings, and a second one is the caller's error, never a loop.
+    /// gave. At most one more try, never a loop: after a `use_dpop_nonce` answer (RFC 9449
+    /// §8) with the nonce it brings, or after an `invalid_dpop_proof` whose `Date` showed
+    /// the device's clock to be off (the `iat` was outside the server's window; the new
+    /// proof follows the server's clock). A second refusal is the caller's error.
     func post(_ url: URL, _ fields: [(String, String)], proofBy key: DPoPKey? = nil)
         async throws -> Answer
     {
         guard let key else { return try await send(url, fields, proof: nil) }
-        let first = try await send(
-            url, fields, proof: (key, await origins.nonce(for: url)))
-        guard Self.asksForNonce(first),
-            let nonce = first.response.value(forHTTPHeaderField: "DPoP-Nonce"),
-            DPoPOrigins.isNonce(nonce)
-        else { return first }
-        return try await send(url, fields, proof: (key, nonce))
+        let offsetUsed = await origins.clockOffsetSeconds(for: url)
+        let first = try await send(url, fields, proof: (key, await origins.nonce(for: url)))
+        switch Self.proofError(first) {
+        case "use_dpop_nonce":
+            guard let nonce = first.response.value(forHTTPHeaderField: "DPoP-Nonce"),
+                DPoPOrigins.isNonce(nonce)
+            else { return first }
+            return try await send(url, fields, proof: (key, nonce))
+        case "invalid_dpop_proof":
+            guard await origins.clockOffsetSeconds(for: url) != offsetUsed else { return first }
+            return try await send(url, fields, proof: (key, await origins.nonce(for: url)))
+        default:
+            return first
+        }
     }
 
     /// The nonce and the server's clock from an answer to a proved request.
@@ -147,10 +156,10 @@ public struct TokenSwapBackend: Sendable {
         }
     }
 
-    /// `400` (or `401`, RFC 9449 §9's resource-server form) with `use_dpop_nonce`.
-    private static func asksForNonce(_ answer: Answer) -> Bool {
-        (answer.status == 400 || answer.status == 401)
-            && JSONObject(answer.data)?.string("error") == "use_dpop_nonce"
+    /// The `error` of a `400` (or `401`, RFC 9449 §9's resource-server form) answer.
+    private static func proofError(_ answer: Answer) -> String? {
+        guard answer.status == 400 || answer.status == 401 else { return nil }
+        return JSONObject(answer.data)?.string("error")
     }
 
     private func send(_ url: URL, _ fields: [(String, String)], proof: (DPoPKey, String?)?)
