@@ -12,10 +12,14 @@
     /// (the Simulator, older Macs) it is a software P-256 key whose raw bytes the item
     /// holds. The first byte of the item's data says which.
     ///
-    /// `AfterFirstUnlockThisDeviceOnly`, as `KeychainCredentialStore`: background refreshes
-    /// can sign once the device has been unlocked after boot, and no backup carries the key
-    /// to another device (a token bound to it is worth nothing there). On macOS the item is
-    /// in the data-protection keychain, with the same entitlement needs as the credentials.
+    /// `AfterFirstUnlockThisDeviceOnly` for the item and the enclave key alike, as
+    /// `KeychainCredentialStore`: background refreshes can sign once the device has been
+    /// unlocked after boot, and no backup carries the key to another device (a token bound
+    /// to it is worth nothing there). A damaged item is `unavailable`, never replaced by a
+    /// new key behind the session's back; signing out deletes it. On macOS the item is in
+    /// the data-protection keychain, with the same entitlement needs as the credentials.
+    ///
+    /// Apple-only: the Linux build and CI do not compile this file.
     public struct KeychainDPoPKeyStore: DPoPKeyStore {
         public let service: String
         public let account: String
@@ -32,7 +36,8 @@
             // A damaged item (or an enclave handle from another device, restored against
             // `ThisDeviceOnly`) is `unavailable`, never quietly replaced by a new key.
             let damaged = CredentialStoreError.unavailable(status: errSecDecode)
-            switch data.first {
+            guard let tag = data.first else { throw damaged }
+            switch tag {
             case Self.enclaveTag:
                 guard
                     let key = try? SecureEnclave.P256.Signing.PrivateKey(
@@ -49,7 +54,13 @@
         }
 
         public func create() async throws -> DPoPKey {
-            if SecureEnclave.isAvailable, let key = try? SecureEnclave.P256.Signing.PrivateKey() {
+            // The enclave's default is `WhenUnlocked`: a refresh in the background of a
+            // locked device could not sign. `AfterFirstUnlock`, as the item itself.
+            if SecureEnclave.isAvailable,
+                let access = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .privateKeyUsage, nil),
+                let key = try? SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+            {
                 try write(Data([Self.enclaveTag]) + key.dataRepresentation)
                 return DPoPKey(secureEnclave: key)
             }
