@@ -28,6 +28,9 @@ let package = Package(
         // No JSON trait: its JSONSnapshot needs full Foundation, which links ICU's data
         // (34 MB); TokenSwap reads the file with its own parser (JSONFileSnapshot).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // The client kit's DPoP keys and proofs (CONTRACT §13); CryptoKit on Apple
+        // platforms. Never a dependency of a server target.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C shims: what Swift cannot reach directly (OpenSSL macros, accept4 flags). Not
@@ -86,9 +89,11 @@ let package = Package(
             ]
         ),
 
-        // The client kit for apps (CONTRACT §11): Foundation only, no server target, so an
-        // iOS or macOS app can depend on it alone.
-        .target(name: "TokenSwapClient"),
+        // The client kit for apps (CONTRACT §11): Foundation and swift-crypto (DPoP,
+        // §13), no server target, so an iOS or macOS app can depend on it alone.
+        .target(
+            name: "TokenSwapClient",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The client kit's example program (README: "Using tokenswap from an app").
         .executableTarget(
             name: "tokenswap-device-login",
@@ -133,7 +138,9 @@ let package = Package(
             dependencies: [
                 "TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer", "TestSupport",
             ]),
-        .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
+        .testTarget(
+            name: "TokenSwapClientTests",
+            dependencies: ["TokenSwapClient", .product(name: "Crypto", package: "swift-crypto")]),
         // Real sockets and real deadlines, one folder per component; the suites that
         // measure time are serialized and run alone (TestSupport's ResourceClass).
         // Fixtures (the provider stub, the PKI script) run from the tree (Tests/Fixtures).
