@@ -83,8 +83,6 @@ import Testing
                 "TOKENSWAP_SPOTIFY_REVOCATION_URL": stub.tokenURL(lifecyclePaths[0]),
                 "TOKENSWAP_SPOTIFY_INTROSPECTION_URL": stub.tokenURL(lifecyclePaths[1]),
                 "TOKENSWAP_PUBLIC_URL": "https://tokens.example",
-                // One sealed token meets every scripted provider answer in turn.
-                "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
             ])
         let port = stack.port
         let swap = try await Exchange.form("/v1/swap", port: port, [("code", "code-spec")])
