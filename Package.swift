@@ -27,6 +27,9 @@ let package = Package(
         // No JSON trait: its JSONSnapshot needs full Foundation, which links ICU's data
         // (34 MB); TokenSwap reads the file with its own parser (JSONFileSnapshot).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // The client kit's DPoP keys and proofs (CONTRACT §13); CryptoKit on Apple
+        // platforms. Never a dependency of a server target.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C shims: what Swift cannot reach directly (OpenSSL macros, accept4 flags). Not
@@ -121,8 +124,14 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
+        // Crypto signs the DPoP proofs the service checks (CONTRACT §13): a test's key, not
+        // the service's code.
         .testTarget(
-            name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
+            name: "TokenSwapTests",
+            dependencies: [
+                "TokenSwap", "TokenSwapFixtures", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The sandbox's own behaviour, without sockets.
         .testTarget(
             name: "TokenSwapSandboxTests",

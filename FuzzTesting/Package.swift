@@ -41,6 +41,13 @@ let package = Package(
             name: "FuzzDeviceCode",
             dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
         ),
+        .executableTarget(
+            name: "FuzzDPoP",
+            dependencies: [
+                .product(name: "TokenSwap", package: rootIdentity),
+                .product(name: "Sealing", package: rootIdentity),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,6 +55,9 @@ extension ConfigurationKey {
     static let legacyFailureLimit = ConfigurationKey("legacy_failure_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
+    // DPoP (CONTRACT §13).
+    static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
+    static let dpopNonce = ConfigurationKey("dpop_nonce")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).
@@ -77,6 +80,8 @@ extension ConfigurationKey {
         case deviceScopes = "device_scopes"
         /// Legacy token formats (CONTRACT §9); prefixed only.
         case legacy
+        /// DPoP binding (CONTRACT §13): optional, required or off; prefixed only.
+        case dpop
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -54,6 +54,9 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var secretFiles: [SecretFile] = []
     /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
     package internal(set) var adminHost: String?
+    /// `TOKENSWAP_<NAME>_DPOP`, `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE`
+    /// (CONTRACT §13).
+    package internal(set) var dpop = DPoPSettings()
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,
