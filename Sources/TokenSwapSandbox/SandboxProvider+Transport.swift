@@ -4,20 +4,26 @@ import HTTPServer
 import TokenSwap
 
 extension SandboxProvider: UpstreamTransport {
-    /// The in-process token endpoint: any provider's token request lands here. A slow
-    /// answer waits out the caller's deadline and then fails as the real client would.
-    package func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
-        async throws(HTTPClientError) -> HTTPResponse
-    {
+    /// The in-process token endpoint: any provider's token request lands here and is
+    /// answered at once, before `send` returns, as a pooled connection exchanging in place
+    /// would. A slow answer waits out the caller's deadline and then fails as the real
+    /// client would.
+    package func send(
+        _ request: HTTPClientRequest, timeoutSeconds: Double,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
         if isDeviceAuthorization(target: request.target) {
-            return answerDeviceAuthorization(headers: request.headers, body: request.body)
+            return completion(
+                .success(answerDeviceAuthorization(headers: request.headers, body: request.body)))
         }
         switch answer(target: request.target, headers: request.headers, body: request.body) {
         case .now(let response):
-            return response
+            completion(.success(response))
         case .afterDeadline:
-            try? await Task.sleep(for: .seconds(timeoutSeconds))
-            throw .timeout(.exchange)
+            Task {
+                try? await Task.sleep(for: .seconds(timeoutSeconds))
+                completion(.failure(.timeout(.exchange)))
+            }
         }
     }
 

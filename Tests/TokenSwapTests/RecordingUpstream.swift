@@ -21,17 +21,19 @@ final class RecordingUpstream: UpstreamTransport {
 
     var requests: [HTTPClientRequest] { state.withLock { $0.requests } }
 
-    func send(_ request: HTTPClientRequest, timeoutSeconds: Double) async throws(HTTPClientError)
-        -> HTTPResponse
-    {
+    func send(
+        _ request: HTTPClientRequest, timeoutSeconds: Double,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
         let answer: Answer? = state.withLock { state in
             state.requests.append(request)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()
         }
         switch answer {
-        case .response(let response)?: return response
-        case .failure(let error)?: throw error
-        case nil: throw .protocolError(reason: "test upstream has no scripted answer")
+        case .response(let response)?: completion(.success(response))
+        case .failure(let error)?: completion(.failure(error))
+        case nil:
+            completion(.failure(.protocolError(reason: "test upstream has no scripted answer")))
         }
     }
 

@@ -27,8 +27,20 @@ extension GrantEndpoints {
             ProviderTokenResponse,
         completion: @escaping @Sendable (Result<ProviderTokenResponse, GrantError>) -> Void
     ) {
-        transport.send(provider.tokenRequest(for: grant), timeoutSeconds: upstreamTimeoutSeconds) {
-            [self] result in
+        exchange(
+            provider.tokenRequest(for: grant), with: provider, interpret: interpret,
+            completion: completion)
+    }
+
+    /// The one call to one of the provider's endpoints: a failed exchange becomes
+    /// CONTRACT §2's row, the answer goes through `interpret`, and the outcome is counted;
+    /// answered by callback, in place when the transport exchanges in place.
+    func exchange<Answer>(
+        _ request: HTTPClientRequest, with provider: Provider,
+        interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer,
+        completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
+    ) {
+        transport.send(request, timeoutSeconds: upstreamTimeoutSeconds) { [self] result in
             completion(
                 Result { () throws(GrantError) in
                     let answer = try arrived(result, from: provider)
@@ -37,20 +49,17 @@ extension GrantEndpoints {
         }
     }
 
-    /// One call to one of the provider's endpoints: a failed exchange becomes CONTRACT
-    /// §2's row, the answer goes through `interpret`, and the outcome is counted.
-    func call<Answer>(
+    /// `exchange`, awaited: for the endpoints that run in a task (device authorization
+    /// and polls, introspection).
+    func call<Answer: Sendable>(
         _ provider: Provider, _ request: HTTPClientRequest,
-        interpret: (HTTPResponse) throws(GrantError) -> Answer
+        interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer
     ) async throws(GrantError) -> Answer {
-        let result: Result<HTTPResponse, HTTPClientError>
-        do throws(HTTPClientError) {
-            result = .success(
-                try await transport.send(request, timeoutSeconds: upstreamTimeoutSeconds))
-        } catch {
-            result = .failure(error)
-        }
-        return try interpreted(try arrived(result, from: provider), from: provider, interpret)
+        try await withCheckedContinuation { continuation in
+            exchange(request, with: provider, interpret: interpret) {
+                continuation.resume(returning: $0)
+            }
+        }.get()
     }
 
     /// The provider's answer, or the failed exchange as CONTRACT §2's row, counted and
