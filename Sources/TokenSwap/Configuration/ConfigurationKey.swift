@@ -55,6 +55,8 @@ extension ConfigurationKey {
     static let legacyFailureLimit = ConfigurationKey("legacy_failure_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
+    static let refreshReplaySeconds = ConfigurationKey("refresh_replay_seconds")
+    static let refreshReplayMaxEntries = ConfigurationKey("refresh_replay_max_entries")
     // DPoP (CONTRACT §13).
     static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
     static let dpopNonce = ConfigurationKey("dpop_nonce")

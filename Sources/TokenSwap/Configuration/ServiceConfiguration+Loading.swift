@@ -153,6 +153,14 @@ extension ServiceConfiguration {
         self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
         self.adminHost = try source.string(.adminHost)
+        self.refreshReplaySeconds = try ConfigurationDefaults.refreshReplaySecondsRange.checked(
+            try source.int(.refreshReplaySeconds) ?? ConfigurationDefaults.refreshReplaySeconds,
+            variable: ConfigurationKey.refreshReplaySeconds.environmentName)
+        self.refreshReplayMaxEntries = try ConfigurationDefaults.refreshReplayMaxEntriesRange
+            .checked(
+                try source.int(.refreshReplayMaxEntries)
+                    ?? ConfigurationDefaults.refreshReplayMaxEntries,
+                variable: ConfigurationKey.refreshReplayMaxEntries.environmentName)
         self.dpop = try DPoPSettings(source, providers: providers.map(\.name))
     }
 

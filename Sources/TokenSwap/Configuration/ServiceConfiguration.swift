@@ -54,6 +54,12 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var secretFiles: [SecretFile] = []
     /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
     package internal(set) var adminHost: String?
+    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`: how long a refresh's answer is replayed to a
+    /// repeat of its request (CONTRACT §12); 0 = off.
+    package internal(set) var refreshReplaySeconds = ConfigurationDefaults.refreshReplaySeconds
+    /// `TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`: the replay table's cap (CONTRACT §12).
+    package internal(set) var refreshReplayMaxEntries =
+        ConfigurationDefaults.refreshReplayMaxEntries
     /// `TOKENSWAP_<NAME>_DPOP`, `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE`
     /// (CONTRACT §13).
     package internal(set) var dpop = DPoPSettings()
