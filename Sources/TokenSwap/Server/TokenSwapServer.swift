@@ -67,8 +67,13 @@ package final class TokenSwapServer: Sendable {
         }
         let metrics = ServiceMetrics()
         self.metrics = metrics
+        // Process-wide (a refresh of one token may reach any loop); its waiters' timers run
+        // on the loops that serve the requests.
+        let state = MemoryStateStore(
+            configuration: configuration, metrics: metrics, timers: .loops(group))
         let tokens = GrantEndpoints(
-            configuration: configuration, transport: upstream, logger: logger, metrics: metrics)
+            configuration: configuration, transport: upstream, logger: logger, metrics: metrics,
+            state: state)
         let readiness = Readiness()
         self.readiness = readiness
         let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
