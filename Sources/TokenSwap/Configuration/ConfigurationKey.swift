@@ -60,6 +60,8 @@ extension ConfigurationKey {
     // DPoP (CONTRACT §13).
     static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
     static let dpopNonce = ConfigurationKey("dpop_nonce")
+    // Grant families (CONTRACT §14).
+    static let revocationRetentionDays = ConfigurationKey("revocation_retention_days")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).
@@ -84,6 +86,10 @@ extension ConfigurationKey {
         case legacy
         /// DPoP binding (CONTRACT §13): optional, required or off; prefixed only.
         case dpop
+        /// Grant families (CONTRACT §14): `off` or `on`; prefixed only.
+        case reuseDetection = "reuse_detection"
+        /// Grant families (CONTRACT §14): seconds, 0 = unknown; prefixed only.
+        case refreshTokenLifetimeSeconds = "refresh_token_lifetime_seconds"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -63,6 +63,9 @@ public struct ServiceConfiguration: Sendable {
     /// `TOKENSWAP_<NAME>_DPOP`, `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE`
     /// (CONTRACT §13).
     package internal(set) var dpop = DPoPSettings()
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS`, `TOKENSWAP_<NAME>_REUSE_DETECTION` and
+    /// `_REFRESH_TOKEN_LIFETIME_SECONDS` (CONTRACT §14).
+    package internal(set) var families = GrantFamilySettings()
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

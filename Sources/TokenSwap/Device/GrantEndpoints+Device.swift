@@ -100,9 +100,17 @@ extension GrantEndpoints {
         case .tokens(let tokens):
             pollSchedule.finish(key)
             metrics.devicePoll(provider: provider.name, .approved)
+            // The approval starts a grant family (CONTRACT §14).
             var sealedRefresh: String?
-            if let raw = tokens.refreshToken { sealedRefresh = try seal(raw, for: provider) }
-            return Self.success(tokens, refreshToken: sealedRefresh)
+            var grant: SealedGrant?
+            if let raw = tokens.refreshToken {
+                let family = try newFamily()
+                sealedRefresh = try seal(raw, grant: family, for: provider)
+                grant = family
+            }
+            return Self.success(
+                withLifetime(tokens, grant: grant, provider: provider),
+                refreshToken: sealedRefresh)
         case .refused(.slowDown):
             metrics.devicePoll(provider: provider.name, .slowDownUpstream)
             let raised = pollSchedule.providerAskedToSlowDown(key)

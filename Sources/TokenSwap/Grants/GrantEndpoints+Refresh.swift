@@ -47,28 +47,44 @@ extension GrantEndpoints {
         } catch {
             return finish(.failure(error))
         }
-        // The token opened and passed every check a repeat must pass too; checks added
-        // later (a proof of possession, a revoked grant) go here, before the replay.
-        replaying(
-            replayKey(sealed, provider: provider), provider: provider,
-            call: { [self] done in
-                callRefresh(
-                    raw, sealed: sealed, sealedWithActiveKey: opened.sealedWithActiveKey,
-                    legacyFormat: legacyFormat, provider: provider, request: request,
-                    completion: done)
-            },
-            replayed: { [self] result in
-                // A replayed success of a legacy token gives back the allowance its open
-                // took, as its first refresh did (`settledLegacyRefresh`).
-                if legacyFormat != nil, case .success = result {
-                    legacyFailureLimit?.giveBack(for: request)
-                }
-            }, completion: finish)
+        // The token opened; the checks a repeat must pass too come before the replay: a
+        // grant that has ended (CONTRACT §14) is refused even inside the window.
+        checkGrant(
+            opened, sealed: sealed, provider: provider,
+            failed: { error in
+                // A legacy token's failures are all one answer, byte for byte (CONTRACT §9).
+                finish(.failure(legacyFormat == nil ? error : .unopenableToken))
+            }
+        ) { [self] in
+            replaying(
+                replayKey(sealed, provider: provider), provider: provider,
+                call: { [self] done in
+                    // Reuse is judged only when the window has no answer for the token: a
+                    // repeat inside it is a retry (CONTRACT §14).
+                    checkGeneration(
+                        opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
+                    ) { [self] in
+                        callRefresh(
+                            raw, sealed: sealed, opened: opened, legacyFormat: legacyFormat,
+                            provider: provider, request: request, completion: done)
+                    }
+                },
+                replayed: { [self] result in
+                    // A replayed success of a legacy token gives back the allowance its open
+                    // took, as its first refresh did (`settledLegacyRefresh`).
+                    if legacyFormat != nil, case .success = result {
+                        legacyFailureLimit?.giveBack(for: request)
+                    }
+                }, completion: finish)
+        }
     }
 
-    /// The provider call of a refresh whose token opened as `raw`, and the answer sealed.
+    /// The provider call of a refresh whose token opened as `raw`, and the answer sealed:
+    /// the provider's rotated token, or else the client's own (resealed when an older key
+    /// sealed it or the family needs a new seal, CONTRACT §2), as the next generation of
+    /// its family (a new family for a token without one, §14).
     private func callRefresh(
-        _ raw: String, sealed: String, sealedWithActiveKey: Bool, legacyFormat: LegacyFormat?,
+        _ raw: String, sealed: String, opened: OpenedToken, legacyFormat: LegacyFormat?,
         provider: Provider, request: HTTPRequest,
         completion finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
@@ -82,23 +98,36 @@ extension GrantEndpoints {
                 try Self.interpretLegacyRefresh(answer, provider: provider)
             }
         }
+        let thumbprint = opened.grant?.thumbprint
         exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
-            let result = Result { () throws(GrantError) in
+            let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
                 let tokens = try exchanged.get()
-                let answer: String
-                if let rotated = tokens.refreshToken, rotated != raw {
-                    answer = try seal(rotated, for: provider)
-                } else if sealedWithActiveKey {
-                    answer = sealed
-                } else {
-                    answer = try seal(raw, for: provider)
+                let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
+                if rotated == nil, opened.sealedWithActiveKey,
+                    !needsNewSeal(opened, provider: provider)
+                {
+                    let response = Self.success(
+                        withLifetime(tokens, grant: opened.grant, provider: provider),
+                        refreshToken: sealed)
+                    return (response, opened.grant)
                 }
-                return Self.success(tokens, refreshToken: answer)
+                let grant = try answerGrant(for: opened, thumbprint: thumbprint)
+                let answer = try seal(rotated ?? raw, grant: grant, for: provider)
+                let response = Self.success(
+                    withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
+                return (response, grant)
             }
-            guard let legacyFormat else { return finish(result) }
-            finish(
-                settledLegacyRefresh(
-                    result, format: legacyFormat, provider: provider, request: request))
+            let answered = result.map(\.0)
+            let settled =
+                if let legacyFormat {
+                    settledLegacyRefresh(
+                        answered, format: legacyFormat, provider: provider, request: request)
+                } else {
+                    answered
+                }
+            // The answer's generation is the family's newest before the client has it.
+            guard case .success((_, let grant?)) = result else { return finish(settled) }
+            recordGeneration(grant, provider: provider) { finish(settled) }
         }
     }
 

@@ -14,8 +14,25 @@ extension GrantEndpoints {
     func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
         throws(GrantError) -> String
     {
+        try sealing { () throws(SealingError) in
+            try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
+        }
+    }
+
+    /// Seals a raw provider refresh token for the client as a member of `grant`'s family,
+    /// with its binding (CONTRACT §13, §14).
+    func seal(_ rawToken: String, grant: SealedGrant, for provider: Provider)
+        throws(GrantError) -> String
+    {
+        try sealing { () throws(SealingError) in
+            try keyRing.seal(rawToken, grant: grant, context: Self.context(provider))
+        }
+    }
+
+    /// A seal's failure as the request's answer, counted.
+    private func sealing(_ seal: () throws(SealingError) -> String) throws(GrantError) -> String {
         do {
-            return try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
+            return try seal()
         } catch .plaintextTooLong {
             metrics.sealingFailed(.seal, reason: "too_long")
             throw .upstreamError(reason: "provider value too long to seal")

@@ -30,6 +30,11 @@ public final class GrantEndpoints: Sendable {
     let state: any StateStore
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
+    /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
+    let families: GrantFamilySettings
+    /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
+    /// (sealed, read by every copy); injected by tests.
+    let unixClock: @Sendable () -> Int64
 
     /// - Parameters:
     ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
@@ -39,7 +44,9 @@ public final class GrantEndpoints: Sendable {
         deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
         legacyFailureLimit: ClientRateLimit? = nil,
         refreshReplaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds,
-        state: (any StateStore)? = nil
+        state: (any StateStore)? = nil,
+        families: GrantFamilySettings = GrantFamilySettings(),
+        unixClock: @escaping @Sendable () -> Int64 = GrantFamilySettings.unixNow
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -55,6 +62,8 @@ public final class GrantEndpoints: Sendable {
         self.state =
             state ?? MemoryStateStore(onEviction: { [metrics] in metrics.refreshReplayEvicted() })
         if self.refreshReplaySeconds > 0 { metrics.registerReplayMetrics() }
+        self.families = families
+        self.unixClock = unixClock
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
@@ -94,7 +103,8 @@ extension GrantEndpoints {
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
             refreshReplaySeconds: configuration.refreshReplaySeconds,
-            state: state ?? MemoryStateStore(configuration: configuration, metrics: metrics))
+            state: state ?? MemoryStateStore(configuration: configuration, metrics: metrics),
+            families: configuration.families)
     }
 
     /// Every token route of the configuration's providers.

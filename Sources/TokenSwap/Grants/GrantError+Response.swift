@@ -4,7 +4,7 @@ extension GrantError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll,
-            .unsupportedGrantType:
+            .unsupportedGrantType, .grantEnded:
             .badRequest
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
@@ -38,6 +38,7 @@ extension GrantError {
         case .invalidScope: "invalid_scope"
         case .unopenableDeviceCode: "invalid_grant"
         case .devicePoll(let error, _): error.rawValue
+        case .grantEnded: "invalid_grant"
         }
     }
 
@@ -65,6 +66,7 @@ extension GrantError {
         case .unopenableDeviceCode:
             "device code is invalid or was issued for another client"
         case .devicePoll(let error, _): error.errorDescription
+        case .grantEnded(let ending): ending.errorDescription
         }
     }
 

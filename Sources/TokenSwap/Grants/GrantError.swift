@@ -53,6 +53,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
     /// `interval` is the device code's current polling interval in seconds.
     case devicePoll(DevicePollError, interval: Int)
+    /// 400 `invalid_grant`: the sealed refresh token opened, but its grant family was
+    /// revoked (at `/revoke` or on reuse) or its lifetime ran out (CONTRACT §14); the
+    /// provider was not called.
+    case grantEnded(GrantEnding)
 }
 
 extension GrantError {
