@@ -204,6 +204,23 @@ import Transport
         #expect(stack.upstream.requests.isEmpty)
     }
 
+    /// A legacy format may be unauthenticated (CTR: anyone can forge a token that opens), so
+    /// revoking one records nothing: otherwise forged values could fill the store. The
+    /// store is looked up instead, as for a value that does not open.
+    @Test func revokingALegacyTokenRecordsNothing() async throws {
+        let provider = try GrantEndpointsLegacyTests.provider()
+        let stack = try Self.stack(
+            RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#),
+            provider: provider)
+        let forged = try GrantEndpointsLegacyTests.ctrToken("forged-refresh-token-1")
+        let revoked = await Self.revoke(forged, stack, provider: provider)
+        #expect(revoked.status.code == 200)
+        #expect(revoked.headers["Tokenswap-Revocation"] == "broker")
+        let refreshed = await Self.refresh(forged, stack, provider: provider)
+        #expect(refreshed.status.code == 200)
+        #expect(stack.upstream.requests.count == 1)
+    }
+
     /// CONTRACT §8: the header follows the style alone; a genuine, a tampered and a random
     /// token get the same status, headers and body, and only the genuine one is recorded.
     @Test(arguments: [(RevocationStyle.none, "broker"), (.rfc7009, "forwarded")])

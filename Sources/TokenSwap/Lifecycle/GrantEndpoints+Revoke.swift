@@ -21,9 +21,10 @@ extension GrantEndpoints {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let opened = try revocationToken(token, for: provider)
-            try await revokeFamily(of: opened, sealed: token, provider: provider)
+            try await revokeFamily(
+                of: opened?.native == true ? opened?.token : nil, sealed: token, provider: provider)
             let kind: LifecycleToken =
-                switch opened?.plaintextString {
+                switch opened?.token.plaintextString {
                 case let raw? where provider.lifecycle.revocationStyle.revokesRefreshTokens:
                     .refreshToken(raw)
                 default: .accessToken(token)
@@ -55,8 +56,10 @@ extension GrantEndpoints {
     /// Records the family of `opened` as revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS`
     /// (CONTRACT §14), before the provider is asked: a provider that fails leaves the
     /// client retrying a revocation the broker already holds. A value that did not open
-    /// looks up its own key instead, so a store that is down refuses both alike (no
-    /// oracle) and nothing is recorded for a value that names no grant.
+    /// (or opened only by a legacy format, which may be unauthenticated and so forged at
+    /// will: recording those would let anyone fill the store) looks up its own key
+    /// instead, so a store that is down refuses both alike (no oracle) and nothing is
+    /// recorded for a value that names no grant of ours.
     func revokeFamily(of opened: OpenedToken?, sealed: String, provider: Provider)
         async throws(GrantError)
     {
@@ -114,22 +117,23 @@ extension GrantEndpoints {
         }
     }
 
-    /// The sealed refresh token a revocation names, opened by the key ring and then by the
-    /// provider's legacy formats (CONTRACT §9: a token an app kept from the old swap service
-    /// is revoked as the refresh token it holds, so signing out works before the app's first
-    /// refresh has moved it over); nil for anything else (an access token, a value that does
-    /// not open). Counts nothing (CONTRACT §8: the metrics must not tell a genuine token from
-    /// a random one); only a crypto library that stopped working is an error.
+    /// The sealed refresh token a revocation names, opened by the key ring (`native`) and
+    /// then by the provider's legacy formats (CONTRACT §9: a token an app kept from the old
+    /// swap service is revoked upstream as the refresh token it holds, so signing out works
+    /// before the app's first refresh has moved it over); nil for anything else (an access
+    /// token, a value that does not open). Counts nothing (CONTRACT §8: the metrics must not
+    /// tell a genuine token from a random one); only a crypto library that stopped working
+    /// is an error.
     func revocationToken(_ token: String, for provider: Provider) throws(GrantError)
-        -> OpenedToken?
+        -> (token: OpenedToken, native: Bool)?
     {
         do {
             let opened = try keyRing.open(token, context: Self.context(provider))
-            return opened.plaintextString == nil ? nil : opened
+            return opened.plaintextString == nil ? nil : (opened, true)
         } catch .invalidToken {
             guard let legacy = openLegacy(token, for: provider), legacy.plaintextString != nil
             else { return nil }
-            return legacy
+            return (legacy, false)
         } catch {
             metrics.sealingFailed(.open, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "opening failed: \(error)")
