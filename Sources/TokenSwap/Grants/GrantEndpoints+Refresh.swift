@@ -23,16 +23,34 @@ extension GrantEndpoints {
 
     /// The refresh for already decoded fields (also the `refresh_token` grant of the token
     /// endpoint, CONTRACT §8, which decodes its body once). `request` is read for the
-    /// client's address (the legacy failure limit), not for its body.
+    /// client's address (the legacy failure limit) and its DPoP proof, not for its body.
+    ///
+    /// CONTRACT §13: a token bound to a key refreshes only with a valid proof by that key
+    /// (else `invalid_grant`, no provider call) and comes back bound to it; an unbound
+    /// token refreshed with a valid proof comes back bound to the proof's key. A token
+    /// sealed before the current layout comes back in it.
     func refresh(
         fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        provingDPoP(request, provider: provider, completion: completion) {
+            [self] inspection, completion in
+            refresh(
+                fields: fields, request: request, provider: provider, inspection: inspection,
+                completion: completion)
+        }
+    }
+
+    private func refresh(
+        fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
+        inspection: DPoPInspection?, completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
         let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
         let sealed: String
         let opened: OpenedToken
         let legacyFormat: LegacyFormat?
         let raw: String
+        let binding: [UInt8]?
         do throws(GrantError) {
             guard let value = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
@@ -44,10 +62,16 @@ extension GrantEndpoints {
                 throw .unopenableToken
             }
             raw = text
+            binding = try dpopBinding(
+                inspection, bound: opened.grant?.thumbprint, provider: provider)
         } catch {
             return finish(.failure(error))
         }
-        let sealedWithActiveKey = opened.sealedWithActiveKey
+        // The same text goes back only when nothing it seals would change: the active key,
+        // the current layout, the same binding.
+        let unchanged =
+            opened.sealedWithActiveKey && opened.grant != nil
+            && opened.grant?.thumbprint == binding
         let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
         if legacyFormat == nil {
             interpret = { (answer) throws(GrantError) in
@@ -63,11 +87,14 @@ extension GrantEndpoints {
                 let tokens = try exchanged.get()
                 let answer: String
                 if let rotated = tokens.refreshToken, rotated != raw {
-                    answer = try seal(rotated, for: provider)
-                } else if sealedWithActiveKey {
+                    answer = try seal(
+                        rotated, for: provider,
+                        grant: refreshedGrant(opened, thumbprint: binding))
+                } else if unchanged {
                     answer = sealed
                 } else {
-                    answer = try seal(raw, for: provider)
+                    answer = try seal(
+                        raw, for: provider, grant: refreshedGrant(opened, thumbprint: binding))
                 }
                 return Self.success(tokens, refreshToken: answer)
             }

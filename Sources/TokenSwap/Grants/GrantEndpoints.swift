@@ -25,12 +25,14 @@ public final class GrantEndpoints: Sendable {
     /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
     /// unauthenticated formats can be probed); nil: off.
     public let legacyFailureLimit: ClientRateLimit?
+    /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
+    let dpop: DPoPGate?
 
-    public init(
+    package init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
         deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
-        legacyFailureLimit: ClientRateLimit? = nil
+        legacyFailureLimit: ClientRateLimit? = nil, dpop: DPoPGate? = nil
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -40,6 +42,7 @@ public final class GrantEndpoints: Sendable {
         self.deviceLimit = deviceLimit
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
+        self.dpop = dpop
         self.pollSchedule = DevicePollSchedule()
     }
 
@@ -64,7 +67,7 @@ public final class GrantEndpoints: Sendable {
 extension GrantEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    public convenience init(
+    package convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
         metrics: ServiceMetrics = ServiceMetrics()
     ) {
@@ -77,7 +80,11 @@ extension GrantEndpoints {
             introspectionLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.introspectionRateLimitPerMinute)),
             legacyFailureLimit: configuration.clientRateLimit(
-                perMinute: Double(configuration.legacyFailureLimitPerMinute)))
+                perMinute: Double(configuration.legacyFailureLimitPerMinute)),
+            dpop: DPoPGate(
+                configuration: configuration,
+                store: MemoryStateStore(configuration: configuration, metrics: metrics),
+                metrics: metrics))
     }
 
     /// Every token route of the configuration's providers.

@@ -100,6 +100,13 @@ enum MetricName {
             "Log lines dropped because stdout was not read fast enough (the queue was full).")
     }
 
+    static var dpopProofs: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_dpop_proofs_total",
+            "Swap, refresh, token and device requests by DPoP outcome (CONTRACT §13), by provider."
+        )
+    }
+
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
