@@ -154,7 +154,12 @@ let package = Package(
         // from the tree), and the child-process support itself.
         // TokenSwapClient: the client kit against the real binary, as an app would use it.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport", "TokenSwapClient"],
+            name: "EndToEndTests",
+            dependencies: [
+                "HTTPCore", "TestSupport", "TokenSwapClient",
+                // Signs the DPoP proofs sent to the real binary (CONTRACT §13).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

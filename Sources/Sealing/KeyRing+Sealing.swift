@@ -97,9 +97,7 @@ extension KeyRing {
     ) throws(SealingError) -> String {
         let innerCount = SealedTokenLayout.Inner.byteCount(grant)
         let (total, overflow) = innerCount.addingReportingOverflow(value.count)
-        guard !overflow, total <= SealedTokenLayout.maxTextLength(context.kind) else {
-            throw .plaintextTooLong
-        }
+        guard !overflow else { throw .plaintextTooLong }
         return try withScratch(byteCount: total) { inner throws(SealingError) in
             defer { OPENSSL_cleanse(inner.baseAddress, inner.count) }
             SealedTokenLayout.Inner.write(

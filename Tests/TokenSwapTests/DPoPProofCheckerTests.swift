@@ -2,6 +2,7 @@ import Crypto
 import Sealing
 import Synchronization
 import Testing
+import Transport
 
 @testable import TokenSwap
 
@@ -297,19 +298,31 @@ import Testing
                         claims: DPoPProofMaker.claims(extra: #","jti":"another-jti-0123456""#)))))
     }
 
-    /// The replay check through §12's store: first use passes, the same `jti` at the
-    /// same provider is replayed, at another provider it is not; kept for the window.
-    @Test func replayedJTIIsRefused() async throws {
-        let store = SeenOnceStore()
+    /// The replay check through §12's store (the memory store, on a test clock): first
+    /// use passes, the same `jti` at the same provider is replayed, at another provider it
+    /// is not; it is remembered for the whole `iat` window (60 + 10 s) and a second more.
+    @Test func replayedJTIIsRefused() throws {
+        let clock = Atomic<UInt64>(1_000_000_000_000)
+        let store = MemoryStateStore(clock: {
+            Deadline(uptimeNanoseconds: clock.load(ordering: .relaxed))
+        })
         let proof = try check(maker.proof()).get()
         let verdicts = Mutex<[DPoPReplayVerdict]>([])
-        for provider in ["spotify", "spotify", "linkedin"] {
+        func record(_ provider: String) {
             checker.recordProofID(proof, provider: provider, store: store) { verdict in
                 verdicts.withLock { $0.append(verdict) }
             }
         }
-        #expect(verdicts.withLock { $0 } == [.firstUse, .replayed, .firstUse])
-        #expect(store.keptFor == [.seconds(71), .seconds(71)])
+        record("spotify")
+        record("spotify")
+        record("linkedin")
+        clock.add(70_999_000_000, ordering: .relaxed)
+        record("spotify")
+        clock.add(2_000_000_000, ordering: .relaxed)
+        record("spotify")
+        #expect(
+            verdicts.withLock { $0 } == [.firstUse, .replayed, .firstUse, .replayed, .firstUse])
+        #expect(checker.replayWindow == .seconds(71))
         #expect(DPoPProofFailure.replayed.outcome == .replayed)
     }
 

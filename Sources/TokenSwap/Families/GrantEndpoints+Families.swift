@@ -16,29 +16,7 @@ import Sealing
 /// - with a known lifetime, a grant past it is refused, and every answer says how long it
 ///   has left (`refresh_token_expires_in`).
 extension GrantEndpoints {
-    // MARK: Making and keeping families
-
-    /// A new family starting now, generation 0: the grant of a swap, a device approval or
-    /// the first refresh of a token without one.
-    func newFamily(thumbprint: [UInt8]? = nil) throws(GrantError) -> SealedGrant {
-        let now = UInt64(max(0, unixClock()))
-        guard let grant = SealedGrant.newFamily(thumbprint: thumbprint, startTime: now) else {
-            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
-            throw .temporarilyUnavailable(reason: "the random source failed")
-        }
-        return grant
-    }
-
-    /// The grant of a refresh's answer: the next generation of the token's family (the
-    /// same id and start time), or a new family for a token sealed before families existed.
-    func answerGrant(for opened: OpenedToken, thumbprint: [UInt8]?) throws(GrantError)
-        -> SealedGrant
-    {
-        if let grant = opened.grant, let next = grant.nextGeneration(thumbprint: thumbprint) {
-            return next
-        }
-        return try newFamily(thumbprint: thumbprint)
-    }
+    // MARK: Keeping families (made by `newGrant`, kept by `refreshedGrant`)
 
     /// Whether a refresh's answer must be sealed anew although the provider did not rotate
     /// and the active key sealed the token: it has no family yet, or reuse detection needs

@@ -23,16 +23,34 @@ extension GrantEndpoints {
 
     /// The refresh for already decoded fields (also the `refresh_token` grant of the token
     /// endpoint, CONTRACT §8, which decodes its body once). `request` is read for the
-    /// client's address (the legacy failure limit), not for its body.
+    /// client's address (the legacy failure limit) and its DPoP proof, not for its body.
+    ///
+    /// CONTRACT §13: a token bound to a key refreshes only with a valid proof by that key
+    /// (else `invalid_grant`, no provider call) and comes back bound to it; an unbound
+    /// token refreshed with a valid proof comes back bound to the proof's key. A token
+    /// sealed before the current layout comes back in it.
     func refresh(
         fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void
+    ) {
+        provingDPoP(request, provider: provider, completion: completion) {
+            [self] inspection, completion in
+            refresh(
+                fields: fields, request: request, provider: provider, inspection: inspection,
+                completion: completion)
+        }
+    }
+
+    private func refresh(
+        fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
+        inspection: DPoPInspection?, completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
         let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
         let sealed: String
         let opened: OpenedToken
         let legacyFormat: LegacyFormat?
         let raw: String
+        let binding: [UInt8]?
         do throws(GrantError) {
             guard let value = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
@@ -44,11 +62,14 @@ extension GrantEndpoints {
                 throw .unopenableToken
             }
             raw = text
+            binding = try dpopBinding(
+                inspection, bound: opened.grant?.thumbprint, provider: provider)
         } catch {
             return finish(.failure(error))
         }
-        // The token opened; the checks a repeat must pass too come before the replay: a
-        // grant that has ended (CONTRACT §14) is refused even inside the window.
+        // The token opened and its proof (if any) passed; the checks a repeat must pass too
+        // come before the replay: a grant that has ended (CONTRACT §14) is refused even
+        // inside the window.
         checkGrant(
             opened, sealed: sealed, provider: provider,
             failed: { error in
@@ -65,8 +86,9 @@ extension GrantEndpoints {
                         opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
                     ) { [self] in
                         callRefresh(
-                            raw, sealed: sealed, opened: opened, legacyFormat: legacyFormat,
-                            provider: provider, request: request, completion: done)
+                            raw, sealed: sealed, opened: opened, binding: binding,
+                            legacyFormat: legacyFormat, provider: provider, request: request,
+                            completion: done)
                     }
                 },
                 replayed: { [self] result in
@@ -80,14 +102,18 @@ extension GrantEndpoints {
     }
 
     /// The provider call of a refresh whose token opened as `raw`, and the answer sealed:
-    /// the provider's rotated token, or else the client's own (resealed when an older key
-    /// sealed it or the family needs a new seal, CONTRACT §2), as the next generation of
-    /// its family (a new family for a token without one, §14).
+    /// the provider's rotated token, or else the client's own, as the next generation of
+    /// its family (a new family for a token without one, CONTRACT §14) bound to `binding`
+    /// (§13). The same text goes back only when nothing it seals would change: the active
+    /// key, the current layout, the same binding, and no generation to count (§2).
     private func callRefresh(
-        _ raw: String, sealed: String, opened: OpenedToken, legacyFormat: LegacyFormat?,
-        provider: Provider, request: HTTPRequest,
+        _ raw: String, sealed: String, opened: OpenedToken, binding: [UInt8]?,
+        legacyFormat: LegacyFormat?, provider: Provider, request: HTTPRequest,
         completion finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
+        let unchanged =
+            opened.sealedWithActiveKey && !needsNewSeal(opened, provider: provider)
+            && opened.grant?.thumbprint == binding
         let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
         if legacyFormat == nil {
             interpret = { (answer) throws(GrantError) in
@@ -98,21 +124,18 @@ extension GrantEndpoints {
                 try Self.interpretLegacyRefresh(answer, provider: provider)
             }
         }
-        let thumbprint = opened.grant?.thumbprint
         exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
             let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
                 let tokens = try exchanged.get()
                 let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
-                if rotated == nil, opened.sealedWithActiveKey,
-                    !needsNewSeal(opened, provider: provider)
-                {
+                if rotated == nil, unchanged {
                     let response = Self.success(
                         withLifetime(tokens, grant: opened.grant, provider: provider),
                         refreshToken: sealed)
                     return (response, opened.grant)
                 }
-                let grant = try answerGrant(for: opened, thumbprint: thumbprint)
-                let answer = try seal(rotated ?? raw, grant: grant, for: provider)
+                let grant = try refreshedGrant(opened, thumbprint: binding)
+                let answer = try seal(rotated ?? raw, for: provider, grant: grant)
                 let response = Self.success(
                     withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
                 return (response, grant)

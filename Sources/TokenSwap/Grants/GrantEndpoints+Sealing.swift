@@ -10,29 +10,16 @@ extension GrantEndpoints {
     }
 
     /// Seals a raw provider value for the client: a refresh token unless `kind` says
-    /// otherwise.
-    func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
-        throws(GrantError) -> String
-    {
-        try sealing { () throws(SealingError) in
-            try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
-        }
-    }
-
-    /// Seals a raw provider refresh token for the client as a member of `grant`'s family,
-    /// with its binding (CONTRACT §13, §14).
-    func seal(_ rawToken: String, grant: SealedGrant, for provider: Provider)
-        throws(GrantError) -> String
-    {
-        try sealing { () throws(SealingError) in
-            try keyRing.seal(rawToken, grant: grant, context: Self.context(provider))
-        }
-    }
-
-    /// A seal's failure as the request's answer, counted.
-    private func sealing(_ seal: () throws(SealingError) -> String) throws(GrantError) -> String {
+    /// otherwise; with `grant`'s binding and family (CONTRACT §13, §14), else as the first
+    /// token of a new unbound family.
+    func seal(
+        _ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken,
+        grant: SealedGrant? = nil
+    ) throws(GrantError) -> String {
         do {
-            return try seal()
+            let context = Self.context(provider, kind: kind)
+            if let grant { return try keyRing.seal(rawToken, grant: grant, context: context) }
+            return try keyRing.seal(rawToken, context: context)
         } catch .plaintextTooLong {
             metrics.sealingFailed(.seal, reason: "too_long")
             throw .upstreamError(reason: "provider value too long to seal")

@@ -57,6 +57,17 @@ public enum GrantError: Error, Sendable, Equatable {
     /// revoked (at `/revoke` or on reuse) or its lifetime ran out (CONTRACT §14); the
     /// provider was not called.
     case grantEnded(GrantEnding)
+    /// 400 `invalid_dpop_proof`: a DPoP proof that breaks a rule of RFC 9449 §4.3, was
+    /// replayed, or is missing where the provider requires one (CONTRACT §13); the
+    /// provider was not called. The text names the rule, never the proof.
+    case invalidDPoPProof(String)
+    /// 400 `use_dpop_nonce`: a proof without a nonce tokenswap issued and still accepts
+    /// (RFC 9449 §8); the answer carries a fresh `DPoP-Nonce`.
+    case useDPoPNonce
+    /// 400 `invalid_grant`: a sealed value bound to a DPoP key, presented without a proof
+    /// or with another key's (CONTRACT §13): the grant is not this client's; the provider
+    /// was not called.
+    case dpopKeyMismatch
 }
 
 extension GrantError {

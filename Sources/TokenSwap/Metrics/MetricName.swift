@@ -107,6 +107,12 @@ enum MetricName {
             "Older generations of a grant presented after the replay window (the family was revoked), by provider."
         )
     }
+    static var dpopProofs: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_dpop_proofs_total",
+            "Swap, refresh, token and device requests by DPoP outcome (CONTRACT §13), by provider."
+        )
+    }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
