@@ -337,6 +337,21 @@ import Testing
         #expect(try opened(response).grant?.thumbprint == nil)
     }
 
+    /// Binding fails closed: with the provider turned `off`, a token bound earlier cannot
+    /// be proved, so it does not refresh (a copy of it is no easier to use).
+    @Test func offModeKeepsBoundTokensBound() async throws {
+        let upstream = RecordingUpstream()
+        let token = try sealed("raw-r", grant: bound(to: maker))
+        let path = "/v1/spotify/refresh"
+        let response = await service(upstream, mode: .off).answer {
+            $0.refresh(
+                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                completion: $1)
+        }.response
+        #expect(try Self.errorCode(response) == "invalid_grant")
+        #expect(upstream.requests.isEmpty)
+    }
+
     /// The token endpoint: the proof names the token endpoint's URI.
     @Test func tokenEndpointBindsAndChecksItsOwnURI() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.refreshed))
