@@ -130,8 +130,14 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
         .testTarget(name: "RESPClientTests", dependencies: ["RESPClient"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
+        // Crypto signs the DPoP proofs the service checks (CONTRACT §13): a test's key, not
+        // the service's code.
         .testTarget(
-            name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
+            name: "TokenSwapTests",
+            dependencies: [
+                "TokenSwap", "TokenSwapFixtures", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The sandbox's own behaviour, without sockets.
         .testTarget(
             name: "TokenSwapSandboxTests",
@@ -157,7 +163,12 @@ let package = Package(
         // from the tree), and the child-process support itself.
         // TokenSwapClient: the client kit against the real binary, as an app would use it.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["HTTPCore", "TestSupport", "TokenSwapClient"],
+            name: "EndToEndTests",
+            dependencies: [
+                "HTTPCore", "TestSupport", "TokenSwapClient",
+                // Signs the DPoP proofs sent to the real binary (CONTRACT §13).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -45,6 +45,13 @@ let package = Package(
             name: "FuzzRESP",
             dependencies: [.product(name: "RESPClient", package: rootIdentity)]
         ),
+        .executableTarget(
+            name: "FuzzDPoP",
+            dependencies: [
+                .product(name: "TokenSwap", package: rootIdentity),
+                .product(name: "Sealing", package: rootIdentity),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@
 sealed as tokenswap's key ring seals them, under FuzzSealed's fixed test keys) and
 Corpus/Legacy (tokens of every legacy format under FuzzLegacy's fixed secret, made by
 Tests/EndToEndTests/Fixtures/legacy_token.py, plus the transport damage CONTRACT §9
-repairs). Run from FuzzTesting/: python3 make_seeds.py. Random nonces, so each run
+repairs), and Corpus/DPoP (proofs for FuzzDPoP, signed with `cryptography` by a fixed
+P-256 key, valid ones and one of each refusal of CONTRACT §13). Run from FuzzTesting/: python3 make_seeds.py. Random nonces, so each run
 writes different (equally valid) tokens.
 """
 import base64
@@ -91,6 +92,67 @@ def legacy_seeds():
     write(folder, "cbc-uppercase-hex", legacy_token("node-create-cipher-cbc", generic).upper())
 
 
+def dpop_seeds():
+    """FuzzDPoP's request (Sources/FuzzDPoP/main.swift): POST to HTU at NOW."""
+    import hashlib
+    import hmac
+    import json
+
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    folder = os.path.join(HERE, "Corpus", "DPoP")
+    now = 1767225600
+    htu = "https://tokenswap.example/v1/spotify/refresh"
+    key = ec.derive_private_key(int.from_bytes(bytes(range(1, 33)), "big"), ec.SECP256R1())
+    numbers = key.public_key().public_numbers()
+    jwk = {"kty": "EC", "crv": "P-256",
+           "x": b64url(numbers.x.to_bytes(32, "big")).decode(),
+           "y": b64url(numbers.y.to_bytes(32, "big")).decode()}
+    compact = lambda value: json.dumps(value, separators=(",", ":"))
+
+    def claims(**changes):
+        value = {"jti": "seed-jti-0123456789", "htm": "POST", "htu": htu, "iat": now}
+        value.update(changes)
+        return value
+
+    def proof(header=None, body=None, signature=None):
+        header = header or {"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}
+        text = b64url(compact(header).encode()) + b"." + b64url(compact(body or claims()).encode())
+        if signature is None:
+            r, s = decode_dss_signature(key.sign(text, ec.ECDSA(hashes.SHA256())))
+            signature = r.to_bytes(32, "big") + s.to_bytes(32, "big")
+        return text + b"." + b64url(signature)
+
+    raw = compact({"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}) + "\n" + compact(claims())
+    seeds = {
+        "valid": proof(),
+        "valid-equivalent-htu": proof(body=claims(
+            htu="HTTPS://TokenSwap.example:443/v1/%73potify/./refresh?x=1")),
+        "alg-none": proof({"typ": "dpop+jwt", "alg": "none", "jwk": jwk}, signature=b""),
+        "alg-hs256": proof({"typ": "dpop+jwt", "alg": "HS256", "jwk": jwk},
+                           signature=hmac.new(b"k" * 32, b"x", hashlib.sha256).digest()),
+        "jwk-with-d": proof({"typ": "dpop+jwt", "alg": "ES256",
+                             "jwk": dict(jwk, d=b64url(bytes(range(1, 33))).decode())}),
+        "wrong-curve": proof({"typ": "dpop+jwt", "alg": "ES256", "jwk": dict(jwk, crv="P-384")}),
+        "crit": proof({"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk, "crit": ["exp"]}),
+        "signature-63-bytes": proof(signature=bytes(63)),
+        "jti-short": proof(body=claims(jti="a" * 15)),
+        "iat-old": proof(body=claims(iat=now - 61)),
+        "iat-string": proof(body=claims(iat=str(now))),
+        "htm-get": proof(body=claims(htm="GET")),
+        "with-nonce": proof(body=claims(nonce="AAAAAAAAAAAAAAAAAAAAAA")),
+        "two-fields": proof() + b"\n" + proof(),
+        "raw-json": raw.encode(),
+        "raw-json-duplicate-alg": raw.replace('"alg":"ES256"', '"alg":"ES256","alg":"none"').encode(),
+        "htu-dot-segments": b"https://Example.COM:443/a/./b/../%7e%2f?q#f",
+    }
+    for name, data in seeds.items():
+        write(folder, name, data)
+
+
 if __name__ == "__main__":
     sealed_seeds()
     legacy_seeds()
+    dpop_seeds()

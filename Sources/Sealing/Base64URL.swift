@@ -18,7 +18,7 @@ public enum Base64URL {
         return table
     }()
 
-    static func encodedLength(byteCount: Int) -> Int {
+    package static func encodedLength(byteCount: Int) -> Int {
         (byteCount / 3) * 4 + [0, 2, 3][byteCount % 3]
     }
 
@@ -126,7 +126,7 @@ public enum Base64URL {
     }
 
     /// Decodes canonical unpadded base64url text, or returns nil.
-    static func decode(_ text: Substring) -> [UInt8]? {
+    package static func decode(_ text: Substring) -> [UInt8]? {
         var text = text
         return text.withUTF8 { utf8 -> [UInt8]? in
             guard let length = decodedLength(characterCount: utf8.count) else { return nil }

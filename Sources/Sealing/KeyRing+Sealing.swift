@@ -1,28 +1,60 @@
 import COpenSSL
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension KeyRing {
-    /// Seals `plaintext` for `context` under the active key; the result is base64url
-    /// text laid out as `SealedTokenLayout` describes.
+    /// Seals `plaintext` for `context` under the active key as the first token of a new,
+    /// unbound grant family starting now; the result is base64url text laid out as
+    /// `SealedTokenLayout` describes (version 2).
     public func seal(_ plaintext: [UInt8], context: SealingContext) throws(SealingError)
         -> String
+    {
+        try seal(plaintext, grant: Self.newFamily(), context: context)
+    }
+
+    /// Seals the UTF-8 bytes of `plaintext` as the first token of a new, unbound family.
+    public func seal(_ plaintext: String, context: SealingContext) throws(SealingError)
+        -> String
+    {
+        try seal(plaintext, grant: Self.newFamily(), context: context)
+    }
+
+    /// Seals `plaintext` with `grant`'s binding and family (CONTRACT §13, §14).
+    public func seal(_ plaintext: [UInt8], grant: SealedGrant, context: SealingContext)
+        throws(SealingError) -> String
     {
         // Array and String lend their bytes through untyped `rethrows`; Result carries
         // the typed error across.
         try plaintext.withUnsafeBytes { plaintext in
-            Result { () throws(SealingError) in try seal(bytes: plaintext, context: context) }
+            Result { () throws(SealingError) in
+                try seal(value: plaintext, grant: grant, context: context)
+            }
         }.get()
     }
 
-    /// Seals the UTF-8 bytes of `plaintext`.
-    public func seal(_ plaintext: String, context: SealingContext) throws(SealingError)
-        -> String
+    /// Seals the UTF-8 bytes of `plaintext` with `grant`'s binding and family.
+    public func seal(_ plaintext: String, grant: SealedGrant, context: SealingContext)
+        throws(SealingError) -> String
     {
         var plaintext = plaintext
         return try plaintext.withUTF8 { utf8 in
             Result { () throws(SealingError) in
-                try seal(bytes: UnsafeRawBufferPointer(utf8), context: context)
+                try seal(value: UnsafeRawBufferPointer(utf8), grant: grant, context: context)
             }
         }.get()
+    }
+
+    private static func newFamily() throws(SealingError) -> SealedGrant {
+        guard
+            let grant = SealedGrant.newFamily(thumbprint: nil, startTime: UInt64(max(0, time(nil))))
+        else { throw .cryptoUnavailable }
+        return grant
     }
 
     /// Opens a sealed token for `context`. Every failure that the input can cause is
@@ -57,9 +89,33 @@ extension KeyRing {
         try open(Substring(sealed), context: context)
     }
 
-    private func seal(bytes plaintext: UnsafeRawBufferPointer, context: SealingContext)
-        throws(SealingError) -> String
-    {
+    /// Version 2: the inner layout of `grant` followed by `value`, written into scratch
+    /// memory that is wiped afterwards. `nonce` is for known-answer tests only.
+    func seal(
+        value: UnsafeRawBufferPointer, grant: SealedGrant, context: SealingContext,
+        nonce: [UInt8]? = nil
+    ) throws(SealingError) -> String {
+        let innerCount = SealedTokenLayout.Inner.byteCount(grant)
+        let (total, overflow) = innerCount.addingReportingOverflow(value.count)
+        guard !overflow else { throw .plaintextTooLong }
+        return try withScratch(byteCount: total) { inner throws(SealingError) in
+            defer { OPENSSL_cleanse(inner.baseAddress, inner.count) }
+            SealedTokenLayout.Inner.write(
+                grant, into: UnsafeMutableRawBufferPointer(rebasing: inner[..<innerCount]))
+            UnsafeMutableRawBufferPointer(rebasing: inner[innerCount...]).copyMemory(from: value)
+            return try seal(
+                version: SealedTokenLayout.version, plaintext: UnsafeRawBufferPointer(inner),
+                context: context, nonce: nonce)
+        }
+    }
+
+    /// The outer layout of `version` around `plaintext` as it is (for version 1, the
+    /// provider's value; for version 2, the inner layout). Tests reach it to make tokens
+    /// of the earlier version and malformed inner layouts.
+    func seal(
+        version: UInt8, plaintext: UnsafeRawBufferPointer, context: SealingContext,
+        nonce fixedNonce: [UInt8]? = nil
+    ) throws(SealingError) -> String {
         let key = activeKey
         let keyIDCount = key.id.utf8.count
         let headerCount = SealedTokenLayout.headerByteCount(keyIDLength: keyIDCount)
@@ -73,7 +129,7 @@ extension KeyRing {
         else { throw .plaintextTooLong }
 
         return try withScratch(byteCount: total) { sealed throws(SealingError) in
-            sealed[0] = SealedTokenLayout.version
+            sealed[0] = version
             sealed[1] = UInt8(keyIDCount)
             var offset = 2
             for byte in key.id.utf8 {
@@ -82,7 +138,12 @@ extension KeyRing {
             }
             let nonce = UnsafeMutableRawBufferPointer(
                 rebasing: sealed[headerCount..<ciphertextStart])
-            guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
+            if let fixedNonce {
+                guard fixedNonce.count == nonce.count else { throw .cryptoUnavailable }
+                nonce.copyBytes(from: fixedNonce)
+            } else {
+                guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
+            }
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context
             ) { associatedData throws(SealingError) in
@@ -102,8 +163,10 @@ extension KeyRing {
     private func open(bytes: UnsafeRawBufferPointer, context: SealingContext)
         throws(SealingError) -> OpenedToken
     {
+        let version = bytes.first
         guard bytes.count >= SealedTokenLayout.minimumByteCount,
-            bytes[0] == SealedTokenLayout.version
+            version == SealedTokenLayout.version
+                || version == SealedTokenLayout.versionWithoutGrant
         else { throw .invalidToken }
         let keyIDLength = Int(bytes[1])
         let headerCount = SealedTokenLayout.headerByteCount(keyIDLength: keyIDLength)
@@ -113,39 +176,40 @@ extension KeyRing {
             let key = key(matching: UnsafeRawBufferPointer(rebasing: bytes[2..<headerCount]))
         else { throw .invalidToken }
 
-        var failure: SealingError?
-        let plaintext = [UInt8](unsafeUninitializedCapacity: tagStart - ciphertextStart) {
-            output, initializedCount in
-            let output = UnsafeMutableRawBufferPointer(output)
-            do throws(SealingError) {
-                try withAssociatedData(
-                    header: UnsafeRawBufferPointer(rebasing: bytes[..<headerCount]),
-                    context: context
-                ) { associatedData throws(SealingError) in
-                    try key.withKeyedContext { cipher throws(SealingError) in
-                        try AES256GCM.open(
-                            in: cipher,
-                            nonce: UnsafeRawBufferPointer(
-                                rebasing: bytes[headerCount..<ciphertextStart]),
-                            associatedData: associatedData,
-                            ciphertext: UnsafeRawBufferPointer(
-                                rebasing: bytes[ciphertextStart..<tagStart]),
-                            tag: UnsafeRawBufferPointer(rebasing: bytes[tagStart...]),
-                            plaintext: output)
-                    }
+        return try withScratch(byteCount: tagStart - ciphertextStart) {
+            output throws(SealingError) in
+            // Plaintext, authenticated or not, must not linger where a later bug could
+            // read it: only the provider's value leaves, in its own array.
+            defer { OPENSSL_cleanse(output.baseAddress, output.count) }
+            try withAssociatedData(
+                header: UnsafeRawBufferPointer(rebasing: bytes[..<headerCount]),
+                context: context
+            ) { associatedData throws(SealingError) in
+                try key.withKeyedContext { cipher throws(SealingError) in
+                    try AES256GCM.open(
+                        in: cipher,
+                        nonce: UnsafeRawBufferPointer(
+                            rebasing: bytes[headerCount..<ciphertextStart]),
+                        associatedData: associatedData,
+                        ciphertext: UnsafeRawBufferPointer(
+                            rebasing: bytes[ciphertextStart..<tagStart]),
+                        tag: UnsafeRawBufferPointer(rebasing: bytes[tagStart...]),
+                        plaintext: output)
                 }
-                initializedCount = output.count
-            } catch {
-                // Unauthenticated plaintext must not linger where a later bug could read
-                // it; an empty array leaves this closure.
-                OPENSSL_cleanse(output.baseAddress, output.count)
-                initializedCount = 0
-                failure = error
             }
+            let plaintext = UnsafeRawBufferPointer(output)
+            guard version == SealedTokenLayout.version else {
+                return OpenedToken(
+                    plaintext: Array(plaintext), keyID: key.id,
+                    sealedWithActiveKey: key === activeKey)
+            }
+            guard let (grant, valueOffset) = SealedTokenLayout.Inner.read(plaintext) else {
+                throw .invalidToken
+            }
+            return OpenedToken(
+                plaintext: Array(plaintext[valueOffset...]), keyID: key.id,
+                sealedWithActiveKey: key === activeKey, grant: grant)
         }
-        if let failure { throw failure }
-        return OpenedToken(
-            plaintext: plaintext, keyID: key.id, sealedWithActiveKey: key === activeKey)
     }
 
     private func key(matching keyID: UnsafeRawBufferPointer) -> SealingKey? {

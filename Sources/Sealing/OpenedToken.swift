@@ -2,6 +2,9 @@
 ///
 /// `sealedWithActiveKey` is false when an older key of the ring opened it: the refresh
 /// handler then reseals the plaintext so tokens under retired keys drain away.
+/// `grant` is nil for a token of layout version 1 (sealed before binding and families
+/// existed): it has no key and no family, and the refresh that opens it seals its answer
+/// in the newest version (CONTRACT §13, §14).
 /// The plaintext is a live refresh token, so no textual form of this value shows it.
 public struct OpenedToken: Sendable, Equatable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
@@ -9,11 +12,16 @@ public struct OpenedToken: Sendable, Equatable, CustomStringConvertible,
     public let plaintext: [UInt8]
     public let keyID: String
     public let sealedWithActiveKey: Bool
+    /// The binding and family sealed with the value (`SealedTokenLayout` version 2).
+    public let grant: SealedGrant?
 
-    public init(plaintext: [UInt8], keyID: String, sealedWithActiveKey: Bool) {
+    public init(
+        plaintext: [UInt8], keyID: String, sealedWithActiveKey: Bool, grant: SealedGrant? = nil
+    ) {
         self.plaintext = plaintext
         self.keyID = keyID
         self.sealedWithActiveKey = sealedWithActiveKey
+        self.grant = grant
     }
 
     /// The plaintext as UTF-8 text, or nil if it is not valid UTF-8.
@@ -23,7 +31,7 @@ public struct OpenedToken: Sendable, Equatable, CustomStringConvertible,
 
     public var description: String {
         "OpenedToken(keyID: \(keyID), sealedWithActiveKey: \(sealedWithActiveKey), "
-            + "plaintext: <\(plaintext.count) bytes redacted>)"
+            + "grant: \(grant.map(String.init(describing:)) ?? "none"), plaintext: <\(plaintext.count) bytes redacted>)"
     }
 
     public var debugDescription: String { description }
@@ -33,6 +41,7 @@ public struct OpenedToken: Sendable, Equatable, CustomStringConvertible,
             self,
             children: [
                 "keyID": keyID, "sealedWithActiveKey": sealedWithActiveKey,
+                "grant": grant.map(String.init(describing:)) ?? "none",
                 "plaintext": "<\(plaintext.count) bytes redacted>",
             ])
     }

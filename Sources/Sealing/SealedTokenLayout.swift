@@ -1,22 +1,39 @@
-/// The byte layout of a sealed refresh token, version 1.
+/// The byte layout of a sealed token (a refresh token or a device code), versions 1
+/// and 2. `seal` writes version 2; `open` opens both.
 ///
 /// The text form is the bytes below in base64url (RFC 4648 §5) without padding; the
 /// text is at most 4096 characters (longer input is refused before it is decoded).
 ///
 /// ```
 /// offset        size  field
-/// 0             1     version, 0x01
+/// 0             1     version, 0x01 or 0x02
 /// 1             1     n = kid length, 1...16
 /// 2             n     kid, ASCII [A-Za-z0-9_-]: which key of the ring sealed it
 /// 2+n           12    nonce, fresh from RAND_bytes for every seal
-/// 14+n          m     AES-256-GCM ciphertext of the m-byte plaintext (the upstream
-///                     refresh token)
+/// 14+n          m     AES-256-GCM ciphertext of the m-byte plaintext
 /// 14+n+m        16    GCM tag
 /// ```
 ///
-/// The associated data authenticates the header and binds the token to its context,
-/// each variable field prefixed by its length so no two contexts encode alike
-/// (provider "ab" + client "c" differs from provider "a" + client "bc"):
+/// In version 1 the plaintext is the provider's value itself. In version 2 it is the
+/// inner layout (CONTRACT §13, §14), all integers big-endian:
+///
+/// ```
+/// offset  size  field
+/// 0       1     flags: 0x01 = bound to a DPoP key; every other bit zero
+/// 1       16    grant family id, random (`SealedGrant.familyID`)
+/// 17      8     grant start time, Unix seconds (UInt64)
+/// 25      8     generation in the family (UInt64)
+/// 33      32    RFC 7638 SHA-256 thumbprint of the DPoP key, only when flag 0x01 is set
+/// 33|65   v     the provider's value (a refresh token, a device-code envelope)
+/// ```
+///
+/// An inner layout shorter than its flags say, or with an unknown flag, does not open
+/// (it could only come from a bug or a stolen key, since the tag verified).
+///
+/// The associated data authenticates the header (so the version, too: a version-2 token
+/// relabelled as version 1 fails the tag) and binds the token to its context, each
+/// variable field prefixed by its length so no two contexts encode alike (provider "ab"
+/// + client "c" differs from provider "a" + client "bc"):
 ///
 /// ```
 /// version (1) | n (1) | kid (n)
@@ -35,7 +52,10 @@
 /// With random 96-bit nonces one key may seal about 2^32 tokens before the chance of a
 /// repeated nonce reaches 2^-32 (NIST SP 800-38D §8.3); rotate keys well before that.
 enum SealedTokenLayout {
-    static let version: UInt8 = 1
+    /// The version `seal` writes.
+    static let version: UInt8 = 2
+    /// The provider's value alone as plaintext.
+    static let versionWithoutGrant: UInt8 = 1
     static let maxTextLength = 4096
     /// A kept answer (CONTRACT §12) holds a whole token response, whose access and id
     /// tokens may be JWTs of a few KiB each; it is sealed and opened by the service
@@ -48,6 +68,64 @@ enum SealedTokenLayout {
     }
     static let nonceByteCount = AES256GCM.nonceByteCount
     static let tagByteCount = AES256GCM.tagByteCount
+
+    /// Version 2's inner layout (see above).
+    enum Inner {
+        static let boundFlag: UInt8 = 0x01
+        static let familyOffset = 1
+        static let startTimeOffset = familyOffset + SealedGrant.familyIDByteCount
+        static let generationOffset = startTimeOffset + 8
+        static let unboundByteCount = generationOffset + 8
+        static let boundByteCount = unboundByteCount + SealedGrant.thumbprintByteCount
+
+        static func byteCount(_ grant: SealedGrant) -> Int {
+            grant.thumbprint == nil ? unboundByteCount : boundByteCount
+        }
+
+        /// Writes the fields of `grant` into `buffer`, which holds exactly
+        /// `byteCount(grant)` bytes.
+        static func write(_ grant: SealedGrant, into buffer: UnsafeMutableRawBufferPointer) {
+            buffer[0] = grant.thumbprint == nil ? 0 : boundFlag
+            for (index, byte) in grant.familyID.enumerated() { buffer[familyOffset + index] = byte }
+            writeUInt64(grant.startTime, into: buffer, at: startTimeOffset)
+            writeUInt64(grant.generation, into: buffer, at: generationOffset)
+            if let thumbprint = grant.thumbprint {
+                for (index, byte) in thumbprint.enumerated() {
+                    buffer[unboundByteCount + index] = byte
+                }
+            }
+        }
+
+        /// The grant and the offset of the provider's value in `plaintext`, or nil when
+        /// the layout is short or has an unknown flag.
+        static func read(_ plaintext: UnsafeRawBufferPointer) -> (SealedGrant, valueOffset: Int)? {
+            guard plaintext.count >= unboundByteCount, plaintext[0] & ~boundFlag == 0 else {
+                return nil
+            }
+            let bound = plaintext[0] == boundFlag
+            let count = bound ? boundByteCount : unboundByteCount
+            guard plaintext.count >= count,
+                let grant = SealedGrant(
+                    thumbprint: bound ? Array(plaintext[unboundByteCount..<boundByteCount]) : nil,
+                    familyID: Array(plaintext[familyOffset..<startTimeOffset]),
+                    startTime: readUInt64(plaintext, at: startTimeOffset),
+                    generation: readUInt64(plaintext, at: generationOffset))
+            else { return nil }
+            return (grant, count)
+        }
+
+        private static func writeUInt64(
+            _ value: UInt64, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
+        ) {
+            for index in 0..<8 {
+                buffer[offset + index] = UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * index))
+            }
+        }
+
+        private static func readUInt64(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+            (0..<8).reduce(0) { $0 << 8 | UInt64(buffer[offset + $1]) }
+        }
+    }
 
     static func headerByteCount(keyIDLength: Int) -> Int { 2 + keyIDLength }
 

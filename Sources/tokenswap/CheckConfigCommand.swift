@@ -27,6 +27,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, configFile: config,
                 sandbox: sandbox)
             print(loaded.summary)
+            print(loaded.revocationsSummary)
             for warning in loaded.warnings {
                 StandardStream.error.write("tokenswap: warning: \(warning)\n")
             }

@@ -27,6 +27,7 @@ import Testing
             extra: Self.acme([
                 "TOKENSWAP_PUBLIC_URL": Self.publicURL + "/",
                 "TOKENSWAP_CORS_ORIGINS": "https://app.example",
+                "TOKENSWAP_ACME_DPOP": "off",
             ]))
         let spotify = try await Exchange.request(
             "GET", "/.well-known/oauth-authorization-server/v1/spotify", port: stack.port,
@@ -41,7 +42,7 @@ import Testing
             Set(document.keys) == [
                 "issuer", "authorization_endpoint", "token_endpoint", "grant_types_supported",
                 "response_types_supported", "code_challenge_methods_supported",
-                "token_endpoint_auth_methods_supported",
+                "token_endpoint_auth_methods_supported", "dpop_signing_alg_values_supported",
             ])
         #expect(document["issuer"] as? String == issuer)
         #expect(
@@ -55,6 +56,8 @@ import Testing
         #expect(document["response_types_supported"] as? [String] == ["code"])
         #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
         #expect(document["token_endpoint_auth_methods_supported"] as? [String] == ["none"])
+        // CONTRACT §13: ES256, unless the provider's DPoP is off.
+        #expect(document["dpop_signing_alg_values_supported"] as? [String] == ["ES256"])
 
         let acme = try #require(
             try await Exchange.request(
@@ -66,6 +69,7 @@ import Testing
             acme["authorization_endpoint"] as? String == "https://id.acme.example/oauth/authorize")
         #expect(acme["revocation_endpoint"] as? String == acmeIssuer + "/revoke")
         #expect(acme["introspection_endpoint"] as? String == acmeIssuer + "/introspect")
+        #expect(acme["dpop_signing_alg_values_supported"] == nil)
 
         let unknown = try await Exchange.request(
             "GET", "/.well-known/oauth-authorization-server/v1/nobody", port: stack.port)

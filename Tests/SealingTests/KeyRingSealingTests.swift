@@ -22,22 +22,28 @@ import Testing
         #expect(try ring.open(empty, context: Fixtures.context).plaintext == [])
     }
 
-    /// The documented layout, checked by decrypting with the raw key and an associated
-    /// data built here by hand rather than by `SealedTokenLayout`.
+    /// The documented layout (version 2), checked by decrypting with the raw key and an
+    /// associated data built here by hand rather than by `SealedTokenLayout`: the inner
+    /// layout of a new unbound family, then the provider's value.
     @Test func followsTheDocumentedLayout() throws {
         let bytes = try #require(Base64URL.decode(Substring(sealed)))
-        #expect(bytes.count == 1 + 1 + 2 + 12 + Fixtures.refreshToken.count + 16)
-        #expect(bytes[0] == 0x01)
+        #expect(bytes.count == 1 + 1 + 2 + 12 + 33 + Fixtures.refreshToken.count + 16)
+        #expect(bytes[0] == 0x02)
         #expect(bytes[1] == 2)
         #expect(Array(bytes[2..<4]) == Array("k1".utf8))
         let associatedData: [UInt8] =
-            [0x01, 2] + Array("k1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7] + Array("spotify".utf8)
+            [0x02, 2] + Array("k1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7] + Array("spotify".utf8)
             + [0, 0, 0, 0, 0, 0, 0, 10] + Array("client-123".utf8)
         let vector = GCMCase(
             key: Fixtures.keyABytes, iv: Array(bytes[4..<16]), plaintext: [],
             associatedData: associatedData, ciphertext: Array(bytes[16..<(bytes.count - 16)]),
             tag: Array(bytes[(bytes.count - 16)...]))
-        #expect(try vector.open() == Fixtures.refreshToken)
+        let inner = try vector.open()
+        #expect(inner[0] == 0x00)
+        #expect(Array(inner[25..<33]) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(inner[33...]) == Fixtures.refreshToken)
+        let grant = try #require(try ring.open(sealed, context: Fixtures.context).grant)
+        #expect(grant.familyID == Array(inner[1..<17]) && grant.thumbprint == nil)
     }
 
     @Test func olderKeyOpensAndReportsItIsNotActive() throws {
@@ -155,13 +161,13 @@ import Testing
         let bytes = try #require(
             Base64URL.decode(Substring(try ring.seal(Fixtures.refreshToken, context: context))))
         let associatedData: [UInt8] =
-            [0x01, 2] + Array("k1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7] + Array("spotify".utf8)
+            [0x02, 2] + Array("k1".utf8) + [0, 0, 0, 0, 0, 0, 0, 7] + Array("spotify".utf8)
             + [0, 0, 0, 0, 0, 0, 0, 10] + Array("client-123".utf8) + [0xFF, 0x01]
         let vector = GCMCase(
             key: Fixtures.keyABytes, iv: Array(bytes[4..<16]), plaintext: [],
             associatedData: associatedData, ciphertext: Array(bytes[16..<(bytes.count - 16)]),
             tag: Array(bytes[(bytes.count - 16)...]))
-        #expect(try vector.open() == Fixtures.refreshToken)
+        #expect(Array(try vector.open().dropFirst(33)) == Fixtures.refreshToken)
     }
 
     @Test func wrongKeyWithTheSameKidFails() throws {
@@ -180,7 +186,7 @@ import Testing
 
     /// A well-formed token of another version must be refused before decryption, even
     /// though the tag would be recomputed correctly for its bytes.
-    @Test(arguments: [0x00, 0x02, 0x7F, 0xFF] as [UInt8])
+    @Test(arguments: [0x00, 0x03, 0x7F, 0xFF] as [UInt8])
     func unknownVersionFails(_ version: UInt8) throws {
         var bytes = try #require(Base64URL.decode(Substring(sealed)))
         bytes[0] = version
@@ -216,8 +222,9 @@ import Testing
     }
 
     @Test func lengthLimitHoldsBothWays() throws {
-        // 4096 characters decode to 3072 bytes: 2 + 2 (kid) + 12 + 16 leave 3040.
-        let largest = [UInt8](repeating: 0x41, count: 3040)
+        // 4096 characters decode to 3072 bytes: 2 + 2 (kid) + 12 + 16 and the unbound
+        // inner layout's 33 leave 3007.
+        let largest = [UInt8](repeating: 0x41, count: 3007)
         let text = try ring.seal(largest, context: Fixtures.context)
         #expect(text.utf8.count == 4096)
         #expect(try ring.open(text, context: Fixtures.context).plaintext == largest)

@@ -57,6 +57,11 @@ extension ConfigurationKey {
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
     static let refreshReplaySeconds = ConfigurationKey("refresh_replay_seconds")
     static let refreshReplayMaxEntries = ConfigurationKey("refresh_replay_max_entries")
+    // DPoP (CONTRACT §13).
+    static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
+    static let dpopNonce = ConfigurationKey("dpop_nonce")
+    // Grant families (CONTRACT §14).
+    static let revocationRetentionDays = ConfigurationKey("revocation_retention_days")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).
@@ -79,6 +84,12 @@ extension ConfigurationKey {
         case deviceScopes = "device_scopes"
         /// Legacy token formats (CONTRACT §9); prefixed only.
         case legacy
+        /// DPoP binding (CONTRACT §13): optional, required or off; prefixed only.
+        case dpop
+        /// Grant families (CONTRACT §14): `off` or `on`; prefixed only.
+        case reuseDetection = "reuse_detection"
+        /// Grant families (CONTRACT §14): seconds, 0 = unknown; prefixed only.
+        case refreshTokenLifetimeSeconds = "refresh_token_lifetime_seconds"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

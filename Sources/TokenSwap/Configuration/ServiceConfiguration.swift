@@ -60,6 +60,12 @@ public struct ServiceConfiguration: Sendable {
     /// `TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`: the replay table's cap (CONTRACT §12).
     package internal(set) var refreshReplayMaxEntries =
         ConfigurationDefaults.refreshReplayMaxEntries
+    /// `TOKENSWAP_<NAME>_DPOP`, `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE`
+    /// (CONTRACT §13).
+    package internal(set) var dpop = DPoPSettings()
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS`, `TOKENSWAP_<NAME>_REUSE_DETECTION` and
+    /// `_REFRESH_TOKEN_LIFETIME_SECONDS` (CONTRACT §14).
+    package internal(set) var families = GrantFamilySettings()
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

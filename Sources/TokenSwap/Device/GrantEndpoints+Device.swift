@@ -6,8 +6,11 @@ extension GrantEndpoints {
     /// CONTRACT §7). Checks the scope against the allow-list, asks the provider in its
     /// dialect, and answers RFC 8628 §3.2 with the device code sealed (typed, with its
     /// expiry) so the service keeps no state.
+    /// With a valid DPoP proof the sealed device code is bound to its key: its polls must
+    /// be proved by that key, and its tokens are bound to it (CONTRACT §13).
     package func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "device_code_request") {
+        let inspection = await inspectDPoP(request, provider: provider)
+        let answer = await answer(provider: provider, grant: "device_code_request") {
             () async throws(GrantError) in
             guard let device = provider.device else { throw .unknownProvider }
             // RFC 8628 §5.4: every request creates a pending grant under the app's name.
@@ -18,6 +21,7 @@ extension GrantEndpoints {
             let fields = try TokenRequestFields.decode(request)
             let scope = fields["scope"]
             guard device.allows(scope: scope) else { throw .invalidScope }
+            let binding = try dpopBinding(inspection, bound: nil, provider: provider)
             let upstream = provider.formRequest(
                 to: device.url, provider.dialect.deviceAuthorizationFields(scope: scope),
                 authentication: device.clientAuth)
@@ -30,10 +34,13 @@ extension GrantEndpoints {
                 deviceCode: authorization.deviceCode,
                 expiresAt: DeviceCodeEnvelope.now() + authorization.expiresIn,
                 intervalSeconds: authorization.intervalSeconds)
-            let sealed = try seal(envelope.plaintext, for: provider, kind: .deviceCode)
+            let sealed = try seal(
+                envelope.plaintext, for: provider, kind: .deviceCode,
+                grant: newGrant(thumbprint: binding))
             metrics.deviceCodeIssued(provider: provider.name)
             return authorization.response(sealedDeviceCode: sealed)
         }
+        return decorated(answer, inspection)
     }
 
     /// `POST /v1/<name>/device/token`: one poll (RFC 8628 §3.4–3.5). A sealed device code
@@ -42,23 +49,28 @@ extension GrantEndpoints {
     /// calling the provider. Otherwise the provider is polled in its dialect and its
     /// answer normalised; tokens come back as from `/v1/swap`.
     package func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "device_code") {
+        let inspection = await inspectDPoP(request, provider: provider)
+        let answer = await answer(provider: provider, grant: "device_code") {
             () async throws(GrantError) in
             let fields = try TokenRequestFields.decode(request)
-            return try await pollDevice(fields, provider: provider)
+            return try await pollDevice(fields, provider: provider, inspection: inspection)
         }
+        return decorated(answer, inspection)
     }
 
     /// The poll for already decoded fields (also the `device_code` grant of a token
-    /// endpoint, CONTRACT §8).
-    package func pollDevice(_ fields: TokenRequestFields, provider: Provider)
-        async throws(GrantError) -> HTTPResponse
-    {
+    /// endpoint, CONTRACT §8). A device code bound to a DPoP key is polled only with a
+    /// proof by that key, and its tokens are bound to it (CONTRACT §13).
+    package func pollDevice(
+        _ fields: TokenRequestFields, provider: Provider, inspection: DPoPInspection? = nil
+    ) async throws(GrantError) -> HTTPResponse {
         guard provider.device != nil else { throw .unknownProvider }
         guard let sealed = fields["device_code"] else {
             throw .invalidRequest("device_code is missing")
         }
-        let envelope = try openDeviceCode(sealed, for: provider)
+        let (envelope, deviceGrant) = try openDeviceCode(sealed, for: provider)
+        let binding = try dpopBinding(
+            inspection, bound: deviceGrant?.thumbprint, provider: provider)
         // The envelope's numbers are in `DeviceCodeEnvelope`'s ranges: no overflow.
         let remaining = envelope.expiresAt - DeviceCodeEnvelope.now()
         guard remaining > 0 else {
@@ -71,13 +83,15 @@ extension GrantEndpoints {
         return try await replaying(
             replayKey(sealed, provider: provider), provider: provider, refusals: false
         ) { () async throws(GrantError) in
-            try await pollUpstream(envelope, remaining: remaining, provider: provider)
+            try await pollUpstream(
+                envelope, remaining: remaining, binding: binding, provider: provider)
         }
     }
 
-    /// The poll schedule's decision and, when it allows, the provider's poll.
+    /// The poll schedule's decision and, when it allows, the provider's poll; tokens come
+    /// back bound to `binding` (CONTRACT §13).
     private func pollUpstream(
-        _ envelope: DeviceCodeEnvelope, remaining: Int, provider: Provider
+        _ envelope: DeviceCodeEnvelope, remaining: Int, binding: [UInt8]?, provider: Provider
     ) async throws(GrantError) -> HTTPResponse {
         let key = envelope.deviceCode
         let interval: Int
@@ -100,9 +114,16 @@ extension GrantEndpoints {
         case .tokens(let tokens):
             pollSchedule.finish(key)
             metrics.devicePoll(provider: provider.name, .approved)
+            // The approval starts a grant family (CONTRACT §14).
             var sealedRefresh: String?
-            if let raw = tokens.refreshToken { sealedRefresh = try seal(raw, for: provider) }
-            return Self.success(tokens, refreshToken: sealedRefresh)
+            var grant: SealedGrant?
+            if let raw = tokens.refreshToken {
+                let family = try newGrant(thumbprint: binding)
+                sealedRefresh = try seal(raw, for: provider, grant: family)
+                grant = family
+            }
+            return Self.success(
+                withLifetime(tokens, grant: grant, provider: provider), refreshToken: sealedRefresh)
         case .refused(.slowDown):
             metrics.devicePoll(provider: provider.name, .slowDownUpstream)
             let raised = pollSchedule.providerAskedToSlowDown(key)
@@ -119,13 +140,13 @@ extension GrantEndpoints {
     /// Never a legacy decoder: those formats held refresh tokens only (CONTRACT §9), and
     /// an unauthenticated one would let anyone forge an envelope.
     func openDeviceCode(_ sealed: String, for provider: Provider) throws(GrantError)
-        -> DeviceCodeEnvelope
+        -> (envelope: DeviceCodeEnvelope, grant: SealedGrant?)
     {
         let opened = try open(sealed, for: provider, kind: .deviceCode)
         guard let envelope = DeviceCodeEnvelope(plaintext: opened.plaintext) else {
             metrics.sealingFailed(.open, reason: "not_a_device_code")
             throw .unopenableDeviceCode
         }
-        return envelope
+        return (envelope, opened.grant)
     }
 }

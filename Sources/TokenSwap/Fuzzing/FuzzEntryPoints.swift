@@ -1,3 +1,4 @@
+import Sealing
 import Transport
 
 /// The internals that the libFuzzer targets in `FuzzTesting/` (a separate package that
@@ -5,8 +6,9 @@ import Transport
 /// FuzzTesting only, and no part of the service calls it. The JSON parser, the form
 /// decoder, `TokenRequestFields` and the key ring are public already and are fuzzed
 /// through their own API; what is here is internal to `TokenSwap`: the legacy decoders
-/// (CONTRACT §9) and the device-code envelope with the arithmetic a device poll does with
-/// its numbers (CONTRACT §7).
+/// (CONTRACT §9), the device-code envelope with the arithmetic a device poll does with
+/// its numbers (CONTRACT §7), and the DPoP proof checker with its URI normalisation
+/// (CONTRACT §13).
 ///
 /// Each entry point runs the service's own code, not a copy of it, except
 /// `pollDevice(envelope:now:)`, which repeats the steps of `GrantEndpoints.pollDevice`
@@ -118,5 +120,44 @@ public enum FuzzEntryPoints {
             ?? DevicePollSchedule.raised(second)
         return .polled(
             first: first, second: second, secondWasTooSoon: tooSoon, afterProviderSlowDown: raised)
+    }
+
+    // MARK: DPoP proofs (CONTRACT §13)
+
+    /// The proof checker as a provider configures it, with nonces from a fixed key ring
+    /// and a fixed request (`POST https://tokenswap.example/v1/spotify/refresh`).
+    public struct DPoPProbe: Sendable {
+        let checker: DPoPProofChecker
+        let target: DPoPTargetURI
+        public let nonce: String
+
+        /// Nil only if OpenSSL cannot derive the nonce key.
+        public init?(noncesRequired: Bool, now: Int64) {
+            guard
+                let ring = try? KeyRing(
+                    parsing: "fuzz:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"),
+                let nonces = DPoPNonces(keyRing: ring), let nonce = nonces.current(now: now),
+                let target = DPoPTargetURI("https://tokenswap.example/v1/spotify/refresh")
+            else { return nil }
+            checker = DPoPProofChecker(
+                maxAgeSeconds: DPoPSettings.defaultMaxAgeSeconds,
+                nonces: noncesRequired ? nonces : nil)
+            self.target = target
+            self.nonce = nonce
+        }
+
+        /// The outcome label the checker gives `fields` with method POST at `now`, and
+        /// the key's thumbprint when the proof is valid.
+        public func check(fields: [String], now: Int64) -> (outcome: String, thumbprint: [UInt8]?) {
+            switch checker.check(fields: fields, method: "POST", target: target, now: now) {
+            case .success(let proof): (DPoPOutcome.valid.rawValue, proof.thumbprint)
+            case .failure(let failure): (failure.outcome.rawValue, nil)
+            }
+        }
+    }
+
+    /// A proof's `htu` normalised (RFC 3986 §6.2.2–6.2.3), or nil where it is refused.
+    public static func normalisedDPoPTarget(_ htu: String) -> String? {
+        DPoPTargetURI(htu)?.description
     }
 }

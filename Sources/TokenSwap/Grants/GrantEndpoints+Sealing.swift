@@ -10,12 +10,16 @@ extension GrantEndpoints {
     }
 
     /// Seals a raw provider value for the client: a refresh token unless `kind` says
-    /// otherwise.
-    func seal(_ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken)
-        throws(GrantError) -> String
-    {
+    /// otherwise; with `grant`'s binding and family (CONTRACT §13, §14), else as the first
+    /// token of a new unbound family.
+    func seal(
+        _ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken,
+        grant: SealedGrant? = nil
+    ) throws(GrantError) -> String {
         do {
-            return try keyRing.seal(rawToken, context: Self.context(provider, kind: kind))
+            let context = Self.context(provider, kind: kind)
+            if let grant { return try keyRing.seal(rawToken, grant: grant, context: context) }
+            return try keyRing.seal(rawToken, context: context)
         } catch .plaintextTooLong {
             metrics.sealingFailed(.seal, reason: "too_long")
             throw .upstreamError(reason: "provider value too long to seal")

@@ -38,14 +38,17 @@ extension GrantEndpoints {
         }
         switch grantType {
         case TokenGrant.authorizationCodeType:
-            swap(fields: fields, provider: provider, completion: completion)
+            swap(fields: fields, request: request, provider: provider, completion: completion)
         case TokenGrant.refreshTokenType:
             refresh(fields: fields, request: request, provider: provider, completion: completion)
         case ProviderDialect.deviceGrantType where provider.device != nil:
-            Endpoint.async(.grant) { [self] _, _ in
-                await answer(provider: provider, grant: "device_code") {
-                    () async throws(GrantError) in try await pollDevice(fields, provider: provider)
+            Endpoint.async(.grant) { [self] request, _ in
+                let inspection = await inspectDPoP(request, provider: provider)
+                let answer = await answer(provider: provider, grant: "device_code") {
+                    () async throws(GrantError) in
+                    try await pollDevice(fields, provider: provider, inspection: inspection)
                 }
+                return decorated(answer, inspection)
             }(request, context, completion)
         default:
             completion(

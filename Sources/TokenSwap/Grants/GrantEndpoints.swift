@@ -25,11 +25,18 @@ public final class GrantEndpoints: Sendable {
     /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
     /// unauthenticated formats can be probed); nil: off.
     public let legacyFailureLimit: ClientRateLimit?
+    /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
+    let dpop: DPoPGate?
     /// The state that outlives a request (CONTRACT §12): the replay window and single
     /// flight of refreshes (`GrantEndpoints+Replay`).
     let state: any StateStore
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
+    /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
+    let families: GrantFamilySettings
+    /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
+    /// (sealed, read by every copy); injected by tests.
+    let unixClock: @Sendable () -> Int64
 
     /// - Parameters:
     ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
@@ -37,9 +44,11 @@ public final class GrantEndpoints: Sendable {
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
         deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
-        legacyFailureLimit: ClientRateLimit? = nil,
+        legacyFailureLimit: ClientRateLimit? = nil, dpop: DPoPGate? = nil,
         refreshReplaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds,
-        state: (any StateStore)? = nil
+        state: (any StateStore)? = nil,
+        families: GrantFamilySettings = GrantFamilySettings(),
+        unixClock: @escaping @Sendable () -> Int64 = GrantFamilySettings.unixNow
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -49,12 +58,15 @@ public final class GrantEndpoints: Sendable {
         self.deviceLimit = deviceLimit
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
+        self.dpop = dpop
         self.pollSchedule = DevicePollSchedule()
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
         self.state =
             state ?? MemoryStateStore(onEviction: { [metrics] in metrics.refreshReplayEvicted() })
         if self.refreshReplaySeconds > 0 { metrics.registerReplayMetrics() }
+        self.families = families
+        self.unixClock = unixClock
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
@@ -83,6 +95,8 @@ extension GrantEndpoints {
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
         metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil
     ) {
+        // One store for every feature's state: the replay window, proof ids, revocations.
+        let store = state ?? MemoryStateStore(configuration: configuration, metrics: metrics)
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
@@ -93,8 +107,9 @@ extension GrantEndpoints {
                 perMinute: Double(configuration.introspectionRateLimitPerMinute)),
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
-            refreshReplaySeconds: configuration.refreshReplaySeconds,
-            state: state ?? MemoryStateStore(configuration: configuration, metrics: metrics))
+            dpop: DPoPGate(configuration: configuration, store: store, metrics: metrics),
+            refreshReplaySeconds: configuration.refreshReplaySeconds, state: store,
+            families: configuration.families)
     }
 
     /// Every token route of the configuration's providers.

@@ -4,7 +4,8 @@ extension GrantError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll,
-            .unsupportedGrantType:
+            .unsupportedGrantType, .invalidDPoPProof, .useDPoPNonce, .dpopKeyMismatch,
+            .grantEnded:
             .badRequest
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
@@ -38,6 +39,10 @@ extension GrantError {
         case .invalidScope: "invalid_scope"
         case .unopenableDeviceCode: "invalid_grant"
         case .devicePoll(let error, _): error.rawValue
+        case .grantEnded: "invalid_grant"
+        case .invalidDPoPProof: "invalid_dpop_proof"
+        case .useDPoPNonce: "use_dpop_nonce"
+        case .dpopKeyMismatch: "invalid_grant"
         }
     }
 
@@ -65,6 +70,11 @@ extension GrantError {
         case .unopenableDeviceCode:
             "device code is invalid or was issued for another client"
         case .devicePoll(let error, _): error.errorDescription
+        case .grantEnded(let ending): ending.errorDescription
+        case .invalidDPoPProof(let rule): rule
+        case .useDPoPNonce: "the DPoP proof must carry the nonce in the DPoP-Nonce header"
+        case .dpopKeyMismatch:
+            "this grant is bound to a DPoP key: send a proof made with that key"
         }
     }
 

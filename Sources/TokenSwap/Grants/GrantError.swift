@@ -53,6 +53,21 @@ public enum GrantError: Error, Sendable, Equatable {
     /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
     /// `interval` is the device code's current polling interval in seconds.
     case devicePoll(DevicePollError, interval: Int)
+    /// 400 `invalid_grant`: the sealed refresh token opened, but its grant family was
+    /// revoked (at `/revoke` or on reuse) or its lifetime ran out (CONTRACT §14); the
+    /// provider was not called.
+    case grantEnded(GrantEnding)
+    /// 400 `invalid_dpop_proof`: a DPoP proof that breaks a rule of RFC 9449 §4.3, was
+    /// replayed, or is missing where the provider requires one (CONTRACT §13); the
+    /// provider was not called. The text names the rule, never the proof.
+    case invalidDPoPProof(String)
+    /// 400 `use_dpop_nonce`: a proof without a nonce tokenswap issued and still accepts
+    /// (RFC 9449 §8); the answer carries a fresh `DPoP-Nonce`.
+    case useDPoPNonce
+    /// 400 `invalid_grant`: a sealed value bound to a DPoP key, presented without a proof
+    /// or with another key's (CONTRACT §13): the grant is not this client's; the provider
+    /// was not called.
+    case dpopKeyMismatch
 }
 
 extension GrantError {

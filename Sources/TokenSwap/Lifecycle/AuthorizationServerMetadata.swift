@@ -14,9 +14,12 @@ package enum AuthorizationServerMetadata {
     ///   - publicURL: `TOKENSWAP_PUBLIC_URL`, without a trailing `/`.
     ///   - sandbox: with `--sandbox` and no `_AUTHORIZE_URL`, the sandbox's own authorize
     ///     endpoint stands in for the provider's.
-    package static func document(for provider: Provider, publicURL: String, sandbox: Bool)
-        -> JSONValue
-    {
+    ///   - dpop: the provider's `TOKENSWAP_<NAME>_DPOP` is not `off`: RFC 9449 §5.1's
+    ///     `dpop_signing_alg_values_supported` lists ES256, the one algorithm accepted
+    ///     (CONTRACT §13).
+    package static func document(
+        for provider: Provider, publicURL: String, sandbox: Bool, dpop: Bool = false
+    ) -> JSONValue {
         let issuer = "\(publicURL)/v1/\(provider.name)"
         var members: [JSONValue.Member] = [.init("issuer", .string(issuer))]
         let authorize =
@@ -41,6 +44,12 @@ package enum AuthorizationServerMetadata {
             // The app is a public client of tokenswap: the secret stays on the server.
             .init("token_endpoint_auth_methods_supported", .array([.string("none")])),
         ]
+        if dpop {
+            members.append(
+                .init(
+                    "dpop_signing_alg_values_supported",
+                    .array([.string(DPoPProofChecker.algorithm)])))
+        }
         return .object(members)
     }
 }

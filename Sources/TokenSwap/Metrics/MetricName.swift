@@ -63,7 +63,7 @@ enum MetricName {
     static var revocations: MetricNameDescriptor {
         descriptor(
             "tokenswap_revocations_total",
-            "Revocation requests, by provider and outcome (revoked, invalid, unsupported, failed)."
+            "Revocation requests, by provider and outcome (revoked, invalid, broker, failed)."
         )
     }
     static var introspections: MetricNameDescriptor {
@@ -98,6 +98,20 @@ enum MetricName {
         descriptor(
             "tokenswap_log_lines_dropped_total",
             "Log lines dropped because stdout was not read fast enough (the queue was full).")
+    }
+
+    // Grant families (CONTRACT §14).
+    static var refreshReuseDetected: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_refresh_reuse_detected_total",
+            "Older generations of a grant presented after the replay window (the family was revoked), by provider."
+        )
+    }
+    static var dpopProofs: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_dpop_proofs_total",
+            "Swap, refresh, token and device requests by DPoP outcome (CONTRACT §13), by provider."
+        )
     }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {

@@ -13,12 +13,13 @@ public struct CORSPolicy: Sendable {
     let origins: Set<String>
     let allowsAnyOrigin: Bool
 
-    /// What a preflight may ask for: the grant endpoints take POST with these headers.
+    /// What a preflight may ask for: the grant endpoints take POST with these headers
+    /// (`DPoP`: a proof, CONTRACT §13).
     static let allowedMethods = "POST"
-    static let allowedHeaders = "Content-Type, X-Request-Id"
+    static let allowedHeaders = "Content-Type, X-Request-Id, DPoP"
     /// Headers browser code may read on the actual response (a web app signing out reads
-    /// whether the revocation reached the provider).
-    static let exposedHeaders = "X-Request-Id, Retry-After, Tokenswap-Revocation"
+    /// whether the revocation reached the provider; a DPoP client reads the next nonce).
+    static let exposedHeaders = "X-Request-Id, Retry-After, Tokenswap-Revocation, DPoP-Nonce"
     /// How long a browser may cache a preflight (Chromium caps it at 2 hours).
     static let maxAgeSeconds = 600
 

@@ -9,7 +9,8 @@ extension TokenSwapServer {
         guard let publicURL = configuration.publicURL else { return [] }
         return configuration.providers.map { provider in
             let body = AuthorizationServerMetadata.document(
-                for: provider, publicURL: publicURL, sandbox: configuration.sandbox
+                for: provider, publicURL: publicURL, sandbox: configuration.sandbox,
+                dpop: configuration.dpop.mode(for: provider.name) != .off
             ).serialized
             let response = HTTPResponse(
                 status: .ok,

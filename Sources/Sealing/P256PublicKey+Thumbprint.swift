@@ -1,0 +1,18 @@
+extension P256PublicKey {
+    /// The RFC 7638 JWK thumbprint with SHA-256: the digest of the key's required members
+    /// in lexicographic order, no whitespace (§3.2–3.3), `{"crv":"P-256","kty":"EC","x":…,
+    /// "y":…}` with the coordinates in unpadded base64url. 32 bytes, or nil if OpenSSL
+    /// fails. This is what a DPoP-bound token carries inside its seal (CONTRACT §13) and
+    /// what RFC 9449 §6 calls `jkt`.
+    package var thumbprint: [UInt8]? {
+        let canonical =
+            #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""#
+            + Base64URL.encode(y) + #""}"#
+        return SHA256.digest(Array(canonical.utf8))
+    }
+
+    /// The thumbprint in unpadded base64url, as RFC 9449 §6.1 writes `jkt`.
+    package var thumbprintText: String? {
+        thumbprint.map(Base64URL.encode)
+    }
+}

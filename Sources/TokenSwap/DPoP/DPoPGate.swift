@@ -1,0 +1,192 @@
+import HTTPCore
+import Sealing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// CONTRACT §13 for the grant endpoints: reads a request's `DPoP` header at its
+/// provider's setting, checks the proof (`DPoPProofChecker`) and its `jti` through §12's
+/// store, decides what the answer is bound to (`binding`), counts
+/// `tokenswap_dpop_proofs_total`, and puts a fresh `DPoP-Nonce` on every answer to a
+/// request that carried the header (`decorate`).
+///
+/// One per service; the providers' modes are in `settings`.
+package final class DPoPGate: Sendable {
+    let settings: DPoPSettings
+    let checker: DPoPProofChecker
+    let nonces: DPoPNonces
+    let store: any StateStore
+    let origin: DPoPRequestOrigin
+    let metrics: ServiceMetrics
+    /// Wall-clock Unix seconds (`iat` and nonces are wall-clock by RFC 9449); injected by
+    /// tests.
+    let now: @Sendable () -> Int64
+    private let counters = CounterCache<OutcomeKey>()
+
+    private struct OutcomeKey: Hashable, Sendable {
+        let provider: String
+        let outcome: DPoPOutcome
+    }
+
+    /// Nil if OpenSSL cannot derive the nonce key from the ring.
+    package init?(
+        settings: DPoPSettings, keyRing: KeyRing, store: any StateStore, publicURL: String?,
+        trustedProxies: TrustedProxies, servesTLS: Bool, metrics: ServiceMetrics,
+        now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }
+    ) {
+        guard let nonces = DPoPNonces(keyRing: keyRing) else { return nil }
+        self.settings = settings
+        self.nonces = nonces
+        self.checker = DPoPProofChecker(
+            maxAgeSeconds: settings.maxAgeSeconds,
+            nonces: settings.noncesRequired ? nonces : nil)
+        self.store = store
+        self.origin = DPoPRequestOrigin(
+            publicURL: publicURL, trustedProxies: trustedProxies, servesTLS: servesTLS)
+        self.metrics = metrics
+        self.now = now
+    }
+
+    /// The gate of a loaded configuration, over `store`.
+    package convenience init?(
+        configuration: ServiceConfiguration, store: any StateStore, metrics: ServiceMetrics
+    ) {
+        self.init(
+            settings: configuration.dpop, keyRing: configuration.keyRing, store: store,
+            publicURL: configuration.publicURL,
+            trustedProxies: TrustedProxies(configuration.trustedProxies),
+            servesTLS: configuration.tls != nil, metrics: metrics)
+    }
+
+    /// Checks the request's proof for `provider` and answers what it found, once, from
+    /// the store's callback (the memory store answers before this returns).
+    func inspect(
+        _ request: HTTPRequest, provider: Provider,
+        completion: @escaping @Sendable (DPoPInspection) -> Void
+    ) {
+        let mode = settings.mode(for: provider.name)
+        let fields = request.headers.values("DPoP")
+        guard mode != .off else {
+            return completion(
+                DPoPInspection(mode: .off, carriedHeader: false, proof: .success(nil)))
+        }
+        let carried = !fields.isEmpty
+        @Sendable func finish(_ proof: Result<DPoPProof?, DPoPRefusal>) {
+            completion(DPoPInspection(mode: mode, carriedHeader: carried, proof: proof))
+        }
+        guard carried else { return finish(.success(nil)) }
+        guard let target = origin.target(of: request) else {
+            return finish(
+                .failure(.init(.invalidDPoPProof("the request has no host to prove"), .invalid)))
+        }
+        switch checker.check(
+            fields: fields, method: request.method.rawValue, target: target, now: now())
+        {
+        case .failure(.nonceRequired):
+            finish(.failure(.init(.useDPoPNonce, .nonceRequired)))
+        case .failure(let failure):
+            finish(.failure(.init(.invalidDPoPProof(failure.description), failure.outcome)))
+        case .success(let proof):
+            checker.recordProofID(proof, provider: provider.name, store: store) { verdict in
+                switch verdict {
+                case .firstUse:
+                    finish(.success(proof))
+                case .replayed:
+                    finish(.failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed)))
+                case .unavailable(let error):
+                    finish(.failure(.init(.temporarilyUnavailable(reason: error.description), nil)))
+                }
+            }
+        }
+    }
+
+    /// What the answer to this request is bound to, given the thumbprint the presented
+    /// sealed value is bound to (`bound`, nil for a new grant or an unbound value), and
+    /// counts the outcome (CONTRACT §13):
+    /// - a refused proof is refused (`invalid_dpop_proof`, `use_dpop_nonce`);
+    /// - a bound value without a proof, or with another key's, is `invalid_grant`
+    ///   (`key_mismatch`);
+    /// - with `required`, no proof is `invalid_dpop_proof`;
+    /// - otherwise a valid proof binds to its key (an unbound value adopts it), and no
+    ///   proof binds nothing.
+    func binding(_ inspection: DPoPInspection, bound: [UInt8]?, provider: Provider)
+        throws(GrantError) -> [UInt8]?
+    {
+        let proof: DPoPProof?
+        switch inspection.proof {
+        case .failure(let refusal):
+            if let outcome = refusal.outcome { count(outcome, provider: provider) }
+            throw refusal.error
+        case .success(let found):
+            proof = found
+        }
+        if let bound {
+            guard let proof, proof.thumbprint == bound else {
+                count(.keyMismatch, provider: provider)
+                throw .dpopKeyMismatch
+            }
+            count(.valid, provider: provider)
+            return bound
+        }
+        guard let proof else {
+            if inspection.mode != .off { count(.missing, provider: provider) }
+            if inspection.mode == .required {
+                throw .invalidDPoPProof("this provider requires a DPoP proof")
+            }
+            return nil
+        }
+        count(.valid, provider: provider)
+        return proof.thumbprint
+    }
+
+    /// `answer` with a fresh `DPoP-Nonce` when the request carried a `DPoP` header and
+    /// nonces are on (RFC 9449 §8.1: every answer, errors included, so the client's next
+    /// proof can carry it).
+    func decorate(_ answer: EndpointAnswer, _ inspection: DPoPInspection) -> EndpointAnswer {
+        guard inspection.carriedHeader, settings.noncesRequired,
+            let nonce = nonces.current(now: now())
+        else { return answer }
+        var answer = answer
+        answer.response.headers.replaceOrAdd(name: "DPoP-Nonce", value: nonce)
+        return answer
+    }
+
+    /// Whether discovery lists `dpop_signing_alg_values_supported` for `provider`.
+    func advertises(_ provider: Provider) -> Bool {
+        settings.mode(for: provider.name) != .off
+    }
+
+    private func count(_ outcome: DPoPOutcome, provider: Provider) {
+        counters.increment(OutcomeKey(provider: provider.name, outcome: outcome)) {
+            metrics.registry.makeCounter(
+                descriptor: MetricName.dpopProofs,
+                labels: [("provider", provider.name), ("outcome", outcome.rawValue)])
+        }
+    }
+}
+
+/// What `DPoPGate.inspect` found in one request.
+package struct DPoPInspection: Sendable {
+    let mode: DPoPMode
+    /// The request carried a `DPoP` field (and the provider's mode is not `off`).
+    let carriedHeader: Bool
+    /// The valid proof, nil when none was sent, or why the one sent is refused.
+    let proof: Result<DPoPProof?, DPoPRefusal>
+}
+
+/// A refused proof: the answer, and the metric's outcome (nil for a store failure, which
+/// says nothing about the proof).
+struct DPoPRefusal: Error, Sendable {
+    let error: GrantError
+    let outcome: DPoPOutcome?
+
+    init(_ error: GrantError, _ outcome: DPoPOutcome?) {
+        self.error = error
+        self.outcome = outcome
+    }
+}

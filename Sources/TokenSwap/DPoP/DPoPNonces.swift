@@ -1,0 +1,66 @@
+import Sealing
+
+/// Stateless DPoP nonces (RFC 9449 §8, CONTRACT §13): a nonce is the HMAC-SHA-256 of a
+/// five-minute time step under a key derived from the key ring (HKDF, `KeyRing.
+/// derivedKeys`), so every copy with the same ring issues the same nonce in the same
+/// step and accepts another copy's without shared state.
+///
+/// A nonce of step `s` is accepted while the current step is `s` or `s + 1`: from its
+/// issue for at least 5 and at most 10 minutes. It is issued with the active key and
+/// accepted with any key of the ring, so a ring rotated on one copy before another needs
+/// no coordination.
+struct DPoPNonces: Sendable {
+    static let stepSeconds: Int64 = 300
+    /// What the HKDF `info` names: no other derived key equals this one.
+    static let derivationInfo = "tokenswap DPoP nonce v1"
+    /// Bytes of the MAC kept: 128 bits cannot be guessed within a step.
+    static let macByteCount = 16
+
+    /// The derived keys, the active key's first.
+    private let keys: [[UInt8]]
+
+    /// Nil if OpenSSL fails to derive.
+    init?(keyRing: KeyRing) {
+        guard let keys = keyRing.derivedKeys(info: Self.derivationInfo), !keys.isEmpty else {
+            return nil
+        }
+        self.keys = keys
+    }
+
+    /// The nonce to send at `now` (Unix seconds) in `DPoP-Nonce`; nil if OpenSSL fails.
+    func current(now: Int64) -> String? {
+        mac(key: keys[0], step: Self.step(now)).map(Base64URL.encode)
+    }
+
+    /// Whether `nonce` was issued by a copy with a key of this ring in the current step
+    /// or the one before.
+    func accepts(_ nonce: String, now: Int64) -> Bool {
+        guard let presented = Base64URL.decode(Substring(nonce)),
+            presented.count == Self.macByteCount
+        else { return false }
+        let step = Self.step(now)
+        var accepted = false
+        for key in keys {
+            for candidate in step > 0 ? [step, step - 1] : [step] {
+                guard let expected = mac(key: key, step: candidate) else { continue }
+                accepted = Self.constantTimeEqual(expected, presented) || accepted
+            }
+        }
+        return accepted
+    }
+
+    /// Before 1970 (a broken clock) counts as step 0, never negative.
+    static func step(_ now: Int64) -> UInt64 {
+        UInt64(max(0, now) / stepSeconds)
+    }
+
+    private func mac(key: [UInt8], step: UInt64) -> [UInt8]? {
+        let message = (0..<8).map { UInt8(truncatingIfNeeded: step >> UInt64(56 - 8 * $0)) }
+        return SHA256.hmac(key: key, message: message).map { Array($0.prefix(Self.macByteCount)) }
+    }
+
+    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,126 @@
+import Sealing
+
+/// The rules of a valid DPoP proof (RFC 9449 §4.3) exactly as CONTRACT §13 states them,
+/// as a pure function of the request's `DPoP` fields, method, target URI and the time;
+/// the `jti` replay check, which needs the state store, is `recordProofID` afterwards.
+///
+/// The cheap rules run first and the signature check last but for the store, so a
+/// request that fails on its structure, claims or nonce costs no P-256 verification.
+struct DPoPProofChecker: Sendable {
+    /// How far `iat` may lie in the future (clock skew between client and service).
+    static let maxFutureSeconds: Int64 = 10
+    static let jtiCharacterCounts = 16...256
+    static let type = "dpop+jwt"
+    static let algorithm = "ES256"
+
+    /// `TOKENSWAP_DPOP_MAX_AGE_SECONDS`: how far `iat` may lie in the past.
+    let maxAgeSeconds: Int64
+    /// `TOKENSWAP_DPOP_NONCE=on`: the nonces to require; nil when `off`.
+    let nonces: DPoPNonces?
+
+    init(maxAgeSeconds: Int, nonces: DPoPNonces?) {
+        self.maxAgeSeconds = Int64(max(0, maxAgeSeconds))
+        self.nonces = nonces
+    }
+
+    /// How long a `jti` is remembered: as long as a proof carrying it can pass the `iat`
+    /// window, and a second more.
+    var replayWindow: Duration { .seconds(maxAgeSeconds + Self.maxFutureSeconds + 1) }
+
+    /// Checks the request's `DPoP` field values (every field of that name, in order)
+    /// against the request's `method` and `target` at `now` (Unix seconds).
+    func check(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
+        -> Result<DPoPProof, DPoPProofFailure>
+    {
+        Result { () throws(DPoPProofFailure) in
+            try verify(fields: fields, method: method, target: target, now: now)
+        }
+    }
+
+    private func verify(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
+        throws(DPoPProofFailure) -> DPoPProof
+    {
+        guard let field = fields.first else { throw .missing }
+        // RFC 9449 §4.3 point 1: exactly one field (a list in one field is not a JWS).
+        guard fields.count == 1 else { throw .invalid("more than one DPoP field") }
+        let jws = try CompactJWS(parsing: Substring(field))
+        let key = try Self.headerKey(jws.header)
+        let claims = jws.payload
+
+        guard let jti = claims[member: "jti"]?.stringValue,
+            Self.jtiCharacterCounts.contains(jti.unicodeScalars.count)
+        else { throw .invalid("jti is not a string of 16 to 256 characters") }
+        guard claims[member: "htm"]?.stringValue == method else {
+            throw .invalid("htm is not the request method")
+        }
+        guard let htu = claims[member: "htu"]?.stringValue, DPoPTargetURI(htu) == target else {
+            throw .invalid("htu is not the request URI")
+        }
+        guard case .number(let iatText) = claims[member: "iat"],
+            let issuedAt = Self.seconds(iatText)
+        else { throw .invalid("iat is not a number") }
+        guard issuedAt >= now.subtractingSaturated(maxAgeSeconds),
+            issuedAt <= now.addingSaturated(Self.maxFutureSeconds)
+        else { throw .invalid("iat outside the accepted window") }
+        if let nonces {
+            guard let nonce = claims[member: "nonce"]?.stringValue,
+                nonces.accepts(nonce, now: now)
+            else { throw .nonceRequired }
+        }
+        guard jws.signature.count == P256PublicKey.signatureByteCount else {
+            throw .invalid("signature is not 64 bytes")
+        }
+        guard key.verifies(signature: jws.signature, of: jws.signingInput) else {
+            throw .invalid("signature does not verify")
+        }
+        guard let thumbprint = key.thumbprint else {
+            throw .invalid("thumbprint unavailable")
+        }
+        return DPoPProof(key: key, thumbprint: thumbprint, jti: jti, issuedAt: issuedAt)
+    }
+
+    /// The header's rules: `typ`, `alg`, no `crit` (no extension is understood, RFC 7515
+    /// §4.1.11), and a public EC P-256 `jwk` (RFC 9449 §4.3 points 4–6).
+    private static func headerKey(_ header: [JSONValue.Member]) throws(DPoPProofFailure)
+        -> P256PublicKey
+    {
+        guard header[member: "typ"]?.stringValue == type else {
+            throw .invalid("typ is not dpop+jwt")
+        }
+        guard header[member: "alg"]?.stringValue == algorithm else {
+            throw .invalid("alg is not ES256")
+        }
+        guard header[member: "crit"] == nil else { throw .invalid("crit is not understood") }
+        guard case .object(let jwk) = header[member: "jwk"] else {
+            throw .invalid("jwk is not an object")
+        }
+        guard jwk[member: "d"] == nil else { throw .invalid("jwk holds a private key") }
+        guard jwk[member: "kty"]?.stringValue == "EC", jwk[member: "crv"]?.stringValue == "P-256"
+        else { throw .invalid("jwk is not an EC P-256 key") }
+        guard let x = jwk[member: "x"]?.stringValue.flatMap({ Base64URL.decode(Substring($0)) }),
+            let y = jwk[member: "y"]?.stringValue.flatMap({ Base64URL.decode(Substring($0)) }),
+            let key = P256PublicKey(x: x, y: y)
+        else { throw .invalid("jwk is not a point on P-256") }
+        return key
+    }
+
+    /// A NumericDate (RFC 7519 §2): whole seconds, a fraction dropped; nil for an exponent
+    /// or a value outside Int64.
+    static func seconds(_ text: String) -> Int64? {
+        guard !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
+        let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return Int64(whole)
+    }
+}
+
+extension Int64 {
+    fileprivate func addingSaturated(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+
+    fileprivate func subtractingSaturated(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? .min : difference
+    }
+}

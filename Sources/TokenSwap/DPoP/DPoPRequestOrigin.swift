@@ -1,0 +1,53 @@
+import HTTPCore
+
+/// Where a request was sent, as a proof's `htu` must name it (CONTRACT §13): the scheme
+/// and host of `TOKENSWAP_PUBLIC_URL` when set; else `X-Forwarded-Proto` and
+/// `X-Forwarded-Host` when the peer is a trusted proxy (`TOKENSWAP_TRUSTED_PROXIES`) and
+/// sent both; else the connection's scheme and the `Host` field. The path is the request
+/// target's, as sent.
+struct DPoPRequestOrigin: Sendable {
+    /// The public URL's scheme and authority, nil when it is not set.
+    let publicBase: (scheme: String, authority: String)?
+    let trustedProxies: TrustedProxies
+    /// The main port serves HTTPS itself (CONTRACT §10).
+    let servesTLS: Bool
+
+    init(publicURL: String?, trustedProxies: TrustedProxies, servesTLS: Bool) {
+        if let publicURL, let separator = publicURL.firstRange(of: "://") {
+            let rest = publicURL[separator.upperBound...]
+            let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+            publicBase = (String(publicURL[..<separator.lowerBound]), String(authority))
+        } else {
+            publicBase = nil
+        }
+        self.trustedProxies = trustedProxies
+        self.servesTLS = servesTLS
+    }
+
+    /// The request's URI for the `htu` comparison, or nil when it has no usable host (no
+    /// `Host`, or one that is not an authority): such a request cannot be proved.
+    func target(of request: HTTPRequest) -> DPoPTargetURI? {
+        let path = DPoPTargetURI.path(ofRequestTarget: request.target)
+        if let publicBase {
+            return DPoPTargetURI(
+                scheme: publicBase.scheme, authority: publicBase.authority, path: path)
+        }
+        if let peer = request.remoteAddress, let address = AddressPrefix.parseAddress(peer),
+            trustedProxies.trusts(address),
+            let proto = Self.single(request.headers.values("X-Forwarded-Proto")),
+            let host = Self.single(request.headers.values("X-Forwarded-Host"))
+        {
+            return DPoPTargetURI(scheme: proto, authority: host, path: path)
+        }
+        guard let host = Self.single(request.headers.values("Host")) else { return nil }
+        return DPoPTargetURI(scheme: servesTLS ? "https" : "http", authority: host, path: path)
+    }
+
+    /// One field value with one element: a list (several proxies' values) names no
+    /// single origin.
+    private static func single(_ values: [String]) -> String? {
+        guard values.count == 1, !values[0].contains(",") else { return nil }
+        let value = values[0].trimmingWhitespace()
+        return value.isEmpty ? nil : value
+    }
+}

@@ -1,0 +1,161 @@
+/// The `htu` comparison of RFC 9449 §4.3 (CONTRACT §13): an absolute `http` or `https`
+/// URI without query and fragment, normalised per RFC 3986 §6.2.2 (case of scheme and
+/// host, upper-case percent-encodings, unreserved characters decoded, dot segments
+/// removed) and §6.2.3 (default port dropped, empty path as `/`), so two spellings of
+/// the same URI compare equal and nothing else does.
+struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
+    /// `http` or `https`, lower case.
+    let scheme: String
+    /// The host in lower case, with the port when it is not the scheme's default.
+    let authority: String
+    /// The normalised path, never empty.
+    let path: String
+
+    var description: String { "\(scheme)://\(authority)\(path)" }
+
+    /// Parses a proof's `htu`: nil unless it is an absolute http(s) URI with a host and
+    /// no user information. A query or fragment is dropped (RFC 9449 §4.3 point 9).
+    init?(_ text: String) {
+        guard let separator = text.firstRange(of: "://") else { return nil }
+        let rest = text[separator.upperBound...]
+        let end = rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let hierarchical = rest[..<end]
+        let pathStart = hierarchical.firstIndex(of: "/") ?? hierarchical.endIndex
+        self.init(
+            scheme: text[..<separator.lowerBound], authority: hierarchical[..<pathStart],
+            path: hierarchical[pathStart...])
+    }
+
+    /// The URI a request was sent to: `scheme` and `authority` as the service knows them
+    /// (the public URL, a trusted proxy's forwarded fields, or the connection and
+    /// `Host`), and the request target's path as sent, an alias as itself.
+    init?(scheme: some StringProtocol, authority: some StringProtocol, path: some StringProtocol) {
+        let scheme = scheme.lowercased()
+        guard scheme == "http" || scheme == "https",
+            let authority = Self.normalisedAuthority(authority, scheme: scheme),
+            let path = Self.normalisedPath(path)
+        else { return nil }
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+    }
+
+    /// The request target's path: up to the query.
+    static func path(ofRequestTarget target: some StringProtocol) -> Substring {
+        let text = Substring(target)
+        return text[..<(text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex)]
+    }
+
+    // MARK: RFC 3986 §6.2.2–6.2.3
+
+    private static func normalisedAuthority(_ authority: some StringProtocol, scheme: String)
+        -> String?
+    {
+        guard !authority.isEmpty, !authority.contains("@"),
+            authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
+        var host = Substring(authority)
+        var port: Substring?
+        if host.hasPrefix("[") {
+            // An IP literal (RFC 3986 §3.2.2): the port follows the closing bracket.
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let after = host[host.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                port = after.dropFirst()
+            }
+            host = host[...close]
+        } else if let colon = host.lastIndex(of: ":") {
+            port = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        guard !host.isEmpty else { return nil }
+        let defaultPort = scheme == "https" ? 443 : 80
+        var text = host.lowercased()
+        if let port, !port.isEmpty {
+            guard port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let number = Int(port), number <= 65535
+            else { return nil }
+            if number != defaultPort { text += ":\(number)" }
+        }
+        return text
+    }
+
+    /// Percent-encodings upper-cased and those of unreserved characters decoded, then dot
+    /// segments removed; an empty path is `/`. Nil for a malformed percent-encoding or a
+    /// byte that a path cannot hold.
+    private static func normalisedPath(_ path: some StringProtocol) -> String? {
+        let bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte > 0x20, byte < 0x7F else { return nil }
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            else { return nil }
+            let decoded = high << 4 | low
+            if isUnreserved(decoded) {
+                out.append(decoded)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(high))
+                out.append(hexDigit(low))
+            }
+            index += 3
+        }
+        let removed = removingDotSegments(String(decoding: out, as: UTF8.self))
+        return removed.isEmpty ? "/" : removed
+    }
+
+    /// RFC 3986 §5.2.4, on whole segments.
+    static func removingDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        let absolute = path.hasPrefix("/")
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if absolute { segments.removeFirst() }
+        var output: [String] = []
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        return (absolute ? "/" : "") + output.joined(separator: "/")
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    }
+}

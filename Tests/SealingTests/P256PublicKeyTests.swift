@@ -1,0 +1,88 @@
+import COpenSSL
+import Testing
+
+@testable import Sealing
+
+/// ES256 and RFC 7638 thumbprints through OpenSSL (CONTRACT §13), against a key, a
+/// signature and a thumbprint computed outside Swift with Python's `cryptography`
+/// (private key d = 0x0102…20; thumbprint by RFC 7638 §3's procedure with `json.dumps`
+/// of the sorted required members and `hashlib.sha256`).
+@Suite struct P256PublicKeyTests {
+    static let x = Base64URL.decode("UVw9brnjlrkE0_7Kf1T9zQzB6Ze_N13KUVrQpsO0A18")!
+    static let y = Base64URL.decode("RTa-OlDzGPv5pUdZAqIhUCvvDVfgjFOyzApW8X2fk1Q")!
+    static let message = Array("eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ0b2tlbnN3YXAifQ".utf8)
+    static let signature = Base64URL.decode(
+        "nbBDlTenIwN4wKWB8ttURK_UMByc5vtg60-JyGCv4N8fkt05Zfv2SbbJg3UEcrROe6PTzXo-F61o2R5CIl7-Lg")!
+
+    let key: P256PublicKey
+
+    init() throws {
+        key = try #require(P256PublicKey(x: Self.x, y: Self.y))
+    }
+
+    @Test func verifiesASignatureMadeElsewhere() {
+        #expect(key.verifies(signature: Self.signature, of: Self.message))
+        #expect(key.verifies(signature: Self.signature, of: Self.message[...]))
+    }
+
+    @Test func refusesEveryAlteredSignatureAndMessage() {
+        var accepted = 0
+        for index in Self.signature.indices {
+            var tampered = Self.signature
+            tampered[index] ^= 0x01
+            if key.verifies(signature: tampered, of: Self.message) { accepted += 1 }
+        }
+        for index in Self.message.indices {
+            var tampered = Self.message
+            tampered[index] ^= 0x01
+            if key.verifies(signature: Self.signature, of: tampered) { accepted += 1 }
+        }
+        #expect(accepted == 0)
+    }
+
+    /// JWS's r‖s is exactly 64 bytes; 63, 65, DER, zeros and r, s at or above the order
+    /// are refused (no crash, no OpenSSL error left behind).
+    @Test func refusesMalformedSignatures() {
+        let r = Array(Self.signature[..<32])
+        let s = Array(Self.signature[32...])
+        let order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+        let der: [UInt8] = [0x30, 0x44, 0x02, 0x20] + r + [0x02, 0x20] + s
+        for signature in [
+            Array(Self.signature.prefix(63)), Self.signature + [0], der, [],
+            [UInt8](repeating: 0, count: 64),
+            order + s, r + order, [UInt8](repeating: 0xFF, count: 64), s + r,
+        ] {
+            #expect(!key.verifies(signature: signature, of: Self.message))
+        }
+        #expect(ERR_peek_error() == 0)
+    }
+
+    @Test func refusesPointsOffTheCurveAndWrongLengths() {
+        var y = Self.y
+        y[31] ^= 0x01
+        #expect(P256PublicKey(x: Self.x, y: y) == nil)
+        #expect(P256PublicKey(x: Self.y, y: Self.x) == nil)
+        #expect(
+            P256PublicKey(x: [UInt8](repeating: 0, count: 32), y: [UInt8](repeating: 0, count: 32))
+                == nil)
+        // The field prime itself as a coordinate.
+        let prime = Hex.decode("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")!
+        #expect(P256PublicKey(x: prime, y: Self.y) == nil)
+        #expect(P256PublicKey(x: Array(Self.x.dropFirst()), y: Self.y) == nil)
+        #expect(P256PublicKey(x: [0] + Self.x, y: Self.y) == nil)
+        #expect(ERR_peek_error() == 0)
+    }
+
+    @Test func anotherKeyDoesNotVerify() throws {
+        // The generator G of P-256: a valid key that did not sign.
+        let gx = Hex.decode("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296")!
+        let gy = Hex.decode("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")!
+        let other = try #require(P256PublicKey(x: gx, y: gy))
+        #expect(!other.verifies(signature: Self.signature, of: Self.message))
+    }
+
+    @Test func thumbprintMatchesRFC7638ComputedElsewhere() {
+        #expect(key.thumbprintText == "6UoWwDCkLjV0J-pQG8c0THxbVhBcpR0AZDift1Yl5DM")
+        #expect(key.thumbprint == SealedGrantLayoutTests.thumbprint)
+    }
+}
