@@ -182,6 +182,36 @@ import Testing
         #expect(try await stack.finish(secrets: ["rt-life", sealed]) == 0)
     }
 
+    /// Without `TOKENSWAP_STATE_URL` revocations live in the memory of the copy that took
+    /// them, as the docs say: two copies with one key ring, a revocation on one, and the
+    /// other still refreshes the family (and a restart of the first forgets it).
+    @Test func withoutAStoreARevocationStaysInTheCopyThatTookIt() async throws {
+        let deployment = Deployment()
+        let keys = Deployment.newKey("A")
+        let stub = try await ProviderStub.start()
+        let environment = deployment.environment(
+            tokenURL: stub.tokenURL(), keys: keys, extra: ["TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
+        let first = try await TokenSwapProcess.serve(environment: environment)
+        let second = try await TokenSwapProcess.serve(environment: environment)
+        try await stub.answerTokens([
+            "access_token": "at-copies", "expires_in": 3600, "refresh_token": "rt-copies",
+        ])
+        let swap = try await Exchange.form("/v1/swap", port: first.port, [("code", "c-copies")])
+        let sealed = try #require(swap.string("refresh_token"))
+        #expect(
+            try await Self.revoke(first.port, sealed).header("Tokenswap-Revocation") == "broker")
+        Self.expectRevokedGrant(try await Self.refresh(first.port, sealed))
+        #expect(try await Self.refresh(second.port, sealed).status == 200)
+        #expect(try await first.stop() == 0)
+        let restarted = try await TokenSwapProcess.serve(environment: environment)
+        #expect(try await Self.refresh(restarted.port, sealed).status == 200)
+        #expect(try await second.stop() == 0)
+        #expect(try await restarted.stop() == 0)
+        expectNoSecrets(
+            in: [first.output, second.output, restarted.output],
+            [deployment.clientSecret, "rt-copies", sealed] + Deployment.keyMaterial(keys))
+    }
+
     /// A legacy token (CONTRACT §9) has no family; its first refresh makes one, whose
     /// lifetime starts then and whose revocation ends the native token that came back.
     @Test func aLegacyTokenGetsAFamilyAtItsFirstRefresh() async throws {
