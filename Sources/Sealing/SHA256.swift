@@ -6,12 +6,23 @@ import COpenSSL
 package enum SHA256 {
     package static let byteCount = 32
 
+    /// SHA-256 fetched from the provider once: on OpenSSL 3 `EVP_sha256()` is fetched again
+    /// on every digest, a lock and a lookup each (a DPoP refresh digests several times).
+    private struct Fetched: @unchecked Sendable {
+        // Immutable after the fetch and never freed: OpenSSL's algorithm objects are
+        // shared and reference-counted across threads.
+        let algorithm: OpaquePointer?
+    }
+    private static let fetched = Fetched(algorithm: EVP_MD_fetch(nil, "SHA256", nil))
+
     /// The digest of `bytes`, or nil if OpenSSL fails.
     package static func digest(_ bytes: [UInt8]) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
+            EVP_Digest(
+                input.baseAddress, input.count, &digest, &length,
+                fetched.algorithm ?? EVP_sha256(), nil)
         }
         guard ok == 1, length == UInt32(byteCount) else { return nil }
         return Array(digest.prefix(byteCount))
