@@ -60,6 +60,14 @@ package enum ConfigurationDefaults {
         0...3600, expected: "seconds from 0 to 3600")
     package static let unreadySecondsRange = SettingRange(
         0...3600, expected: "seconds from 0 to 3600")
+    /// `TOKENSWAP_STATE_TIMEOUT_MS` (CONTRACT §12): a store on the same network answers in
+    /// well under a millisecond; a call slower than this counts as the store failing.
+    package static let stateTimeoutMilliseconds = 100
+    /// A millisecond (the timer's grain) to ten seconds: a longer wait on the store would
+    /// hold a refresh past any client's patience.
+    package static let stateTimeoutMillisecondsRange = SettingRange(
+        1...10_000, expected: "milliseconds from 1 to 10000")
+    package static let stateFailure = StateFailureMode.open
     /// With `--sandbox`, when no redirect URI is configured: a custom scheme, as a mobile
     /// app registers, so nothing on the machine receives the redirect.
     package static let sandboxRedirectURI = "tokenswap-sandbox://callback"

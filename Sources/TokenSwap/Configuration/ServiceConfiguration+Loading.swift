@@ -153,6 +153,7 @@ extension ServiceConfiguration {
         self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
         self.adminHost = try source.string(.adminHost)
+        self.state = try Self.stateSettings(source)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

@@ -54,6 +54,8 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var secretFiles: [SecretFile] = []
     /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
     package internal(set) var adminHost: String?
+    /// `TOKENSWAP_STATE_URL` and its companions (CONTRACT §12); nil: state in memory.
+    package internal(set) var state: StateSettings?
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

@@ -53,6 +53,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
     /// `interval` is the device code's current polling interval in seconds.
     case devicePoll(DevicePollError, interval: Int)
+    /// 503 `temporarily_unavailable` with `Retry-After`: the shared state store is down
+    /// and `TOKENSWAP_STATE_FAILURE=closed` (CONTRACT §12), so a request that needs it is
+    /// refused rather than served from this copy's memory; never caused by input.
+    case stateUnavailable(retryAfterSeconds: Int)
 }
 
 extension GrantError {
