@@ -14,9 +14,10 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
         // For FuzzTesting/ (a separate package that sees products only): the service's
-        // parsers and the key ring. No app links these.
+        // parsers, the key ring and the store's reply parser. No app links these.
         .library(name: "TokenSwap", targets: ["TokenSwap"]),
         .library(name: "Sealing", targets: ["Sealing"]),
+        .library(name: "RESPClient", targets: ["RESPClient"]),
         .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [
@@ -52,6 +53,8 @@ let package = Package(
 
         // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
         .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "TLS"]),
+        // The shared store's RESP2 client (Redis/Valkey, CONTRACT §12): pooled per loop, TLS.
+        .target(name: "RESPClient", dependencies: ["Transport", "TLS"]),
 
         // Sealed refresh tokens: AES-256-GCM key ring; the digests and legacy ciphers the
         // product needs, so that only Sealing and TLS reach OpenSSL.
@@ -120,6 +123,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
+        .testTarget(name: "RESPClientTests", dependencies: ["RESPClient"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(
             name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
@@ -136,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "Sealing", "TokenSwap",
+                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "RESPClient", "Sealing",
+                "TokenSwap",
                 "TokenSwapSandbox", "TokenSwapFixtures", "TokenSwapClient", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
