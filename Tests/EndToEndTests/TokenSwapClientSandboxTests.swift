@@ -26,7 +26,10 @@ import TokenSwapClient
     }
 
     @Test func swapThenRefreshRotatesAndTheStoreFollowsAcrossARelaunch() async throws {
-        let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
+        // Replay off: this test shows the sandbox refusing a rotated-away token, which the
+        // window (CONTRACT §12) would answer with the kept refresh instead.
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"], environment: ["TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
         let directory = NSTemporaryDirectory() + "tokenswap-client-e2e-\(UUID().uuidString)"
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: false)

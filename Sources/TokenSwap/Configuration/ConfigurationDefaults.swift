@@ -68,6 +68,17 @@ package enum ConfigurationDefaults {
     package static let stateTimeoutMillisecondsRange = SettingRange(
         1...10_000, expected: "milliseconds from 1 to 10000")
     package static let stateFailure = StateFailureMode.open
+    /// CONTRACT §12: a refresh's answer is replayed to a repeat within this many seconds
+    /// (a phone retrying after a lost answer does so within seconds); 0 turns it off. At
+    /// most ten minutes: a kept answer holds a live access token.
+    package static let refreshReplaySeconds = 60
+    package static let refreshReplaySecondsRange = SettingRange(
+        1...600, expected: "seconds, 0 (off) or 1 to 600", alsoAllowed: 0)
+    /// CONTRACT §12: replay entries one copy keeps (about 800 refreshes a second in a 60 s
+    /// window); the oldest is evicted first.
+    package static let refreshReplayMaxEntries = 50_000
+    package static let refreshReplayMaxEntriesRange = SettingRange(
+        1...10_000_000, expected: "a whole number of entries from 1 to 10000000")
     /// With `--sandbox`, when no redirect URI is configured: a custom scheme, as a mobile
     /// app registers, so nothing on the machine receives the redirect.
     package static let sandboxRedirectURI = "tokenswap-sandbox://callback"

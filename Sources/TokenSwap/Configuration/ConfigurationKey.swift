@@ -60,6 +60,8 @@ extension ConfigurationKey {
     static let statePassword = ConfigurationKey("state_password")
     static let stateTimeoutMilliseconds = ConfigurationKey("state_timeout_ms")
     static let stateFailure = ConfigurationKey("state_failure")
+    static let refreshReplaySeconds = ConfigurationKey("refresh_replay_seconds")
+    static let refreshReplayMaxEntries = ConfigurationKey("refresh_replay_max_entries")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).

@@ -154,6 +154,14 @@ extension ServiceConfiguration {
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
         self.adminHost = try source.string(.adminHost)
         self.state = try Self.stateSettings(source)
+        self.refreshReplaySeconds = try ConfigurationDefaults.refreshReplaySecondsRange.checked(
+            try source.int(.refreshReplaySeconds) ?? ConfigurationDefaults.refreshReplaySeconds,
+            variable: ConfigurationKey.refreshReplaySeconds.environmentName)
+        self.refreshReplayMaxEntries = try ConfigurationDefaults.refreshReplayMaxEntriesRange
+            .checked(
+                try source.int(.refreshReplayMaxEntries)
+                    ?? ConfigurationDefaults.refreshReplayMaxEntries,
+                variable: ConfigurationKey.refreshReplayMaxEntries.environmentName)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

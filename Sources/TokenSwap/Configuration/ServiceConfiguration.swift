@@ -56,6 +56,12 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var adminHost: String?
     /// `TOKENSWAP_STATE_URL` and its companions (CONTRACT §12); nil: state in memory.
     package internal(set) var state: StateSettings?
+    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`: how long a refresh's answer is replayed to a
+    /// repeat of its request (CONTRACT §12); 0 = off.
+    package internal(set) var refreshReplaySeconds = ConfigurationDefaults.refreshReplaySeconds
+    /// `TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`: the replay table's cap (CONTRACT §12).
+    package internal(set) var refreshReplayMaxEntries =
+        ConfigurationDefaults.refreshReplayMaxEntries
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

@@ -65,6 +65,20 @@ extension GrantEndpoints {
             metrics.devicePoll(provider: provider.name, .expired)
             throw .devicePoll(.expiredToken, interval: envelope.intervalSeconds)
         }
+        // The code opened and has not expired: the checks a repeat must pass too. A poll
+        // answered with tokens is replayed to a repeat of the same code (CONTRACT §12);
+        // nothing else a poll answers is kept, so a pending code polls on as before.
+        return try await replaying(
+            replayKey(sealed, provider: provider), provider: provider, refusals: false
+        ) { () async throws(GrantError) in
+            try await pollUpstream(envelope, remaining: remaining, provider: provider)
+        }
+    }
+
+    /// The poll schedule's decision and, when it allows, the provider's poll.
+    private func pollUpstream(
+        _ envelope: DeviceCodeEnvelope, remaining: Int, provider: Provider
+    ) async throws(GrantError) -> HTTPResponse {
         let key = envelope.deviceCode
         let interval: Int
         switch pollSchedule.poll(

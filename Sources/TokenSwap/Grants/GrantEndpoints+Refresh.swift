@@ -47,7 +47,31 @@ extension GrantEndpoints {
         } catch {
             return finish(.failure(error))
         }
-        let sealedWithActiveKey = opened.sealedWithActiveKey
+        // The token opened and passed every check a repeat must pass too; checks added
+        // later (a proof of possession, a revoked grant) go here, before the replay.
+        replaying(
+            replayKey(sealed, provider: provider), provider: provider,
+            call: { [self] done in
+                callRefresh(
+                    raw, sealed: sealed, sealedWithActiveKey: opened.sealedWithActiveKey,
+                    legacyFormat: legacyFormat, provider: provider, request: request,
+                    completion: done)
+            },
+            replayed: { [self] result in
+                // A replayed success of a legacy token gives back the allowance its open
+                // took, as its first refresh did (`settledLegacyRefresh`).
+                if legacyFormat != nil, case .success = result {
+                    legacyFailureLimit?.giveBack(for: request)
+                }
+            }, completion: finish)
+    }
+
+    /// The provider call of a refresh whose token opened as `raw`, and the answer sealed.
+    private func callRefresh(
+        _ raw: String, sealed: String, sealedWithActiveKey: Bool, legacyFormat: LegacyFormat?,
+        provider: Provider, request: HTTPRequest,
+        completion finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
         let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
         if legacyFormat == nil {
             interpret = { (answer) throws(GrantError) in

@@ -25,12 +25,21 @@ public final class GrantEndpoints: Sendable {
     /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
     /// unauthenticated formats can be probed); nil: off.
     public let legacyFailureLimit: ClientRateLimit?
+    /// The state that outlives a request (CONTRACT §12): the replay window and single
+    /// flight of refreshes (`GrantEndpoints+Replay`).
+    let state: any StateStore
+    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
+    let refreshReplaySeconds: Int
 
-    public init(
+    /// - Parameters:
+    ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
+    package init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
         deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
-        legacyFailureLimit: ClientRateLimit? = nil
+        legacyFailureLimit: ClientRateLimit? = nil,
+        refreshReplaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds,
+        state: (any StateStore)? = nil
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -41,6 +50,11 @@ public final class GrantEndpoints: Sendable {
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
         self.pollSchedule = DevicePollSchedule()
+        // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
+        self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
+        self.state =
+            state ?? MemoryStateStore(onEviction: { [metrics] in metrics.refreshReplayEvicted() })
+        if self.refreshReplaySeconds > 0 { metrics.registerReplayMetrics() }
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
@@ -64,9 +78,10 @@ public final class GrantEndpoints: Sendable {
 extension GrantEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    public convenience init(
+    /// `state` nil: a `MemoryStateStore` sized by the configuration.
+    package convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil
     ) {
         self.init(
             keyRing: configuration.keyRing, transport: transport,
@@ -77,7 +92,9 @@ extension GrantEndpoints {
             introspectionLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.introspectionRateLimitPerMinute)),
             legacyFailureLimit: configuration.clientRateLimit(
-                perMinute: Double(configuration.legacyFailureLimitPerMinute)))
+                perMinute: Double(configuration.legacyFailureLimitPerMinute)),
+            refreshReplaySeconds: configuration.refreshReplaySeconds,
+            state: state ?? MemoryStateStore(configuration: configuration, metrics: metrics))
     }
 
     /// Every token route of the configuration's providers.

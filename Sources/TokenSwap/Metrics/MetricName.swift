@@ -82,6 +82,18 @@ enum MetricName {
             "Device polls answered, by provider and outcome (slow_down_local: answered without calling the provider)."
         )
     }
+    static var refreshReplays: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_refresh_replays_total",
+            "Refreshes answered without a provider call (CONTRACT §12), by provider and reason (in_flight: the answer of the call in flight; window: a kept answer)."
+        )
+    }
+    static var refreshReplayEvictions: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_refresh_replay_evictions_total",
+            "Replay entries evicted because the table was full (TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES)."
+        )
+    }
     static var logLinesDropped: MetricNameDescriptor {
         descriptor(
             "tokenswap_log_lines_dropped_total",

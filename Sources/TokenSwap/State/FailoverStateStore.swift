@@ -220,3 +220,12 @@ private final class ProberTask: Sendable {
         }
     }
 }
+
+extension GrantError {
+    /// A store failure that reached a request: only `closed` mode lets one through
+    /// (`FailoverStateStore`), and it answers 503 `temporarily_unavailable` with
+    /// `Retry-After` (CONTRACT §12).
+    package init(_ error: StateStoreError) {
+        self = .stateUnavailable(retryAfterSeconds: FailoverStateStore.retryAfterSeconds)
+    }
+}

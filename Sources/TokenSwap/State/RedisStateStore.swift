@@ -32,6 +32,9 @@ package final class RedisStateStore: StateStore {
     /// commands.
     static let firstAwaitPause = Duration.milliseconds(5)
     static let longestAwaitPause = Duration.milliseconds(50)
+    /// How long an answer settled without a window stays for the waiters: two of their
+    /// longest pauses.
+    static let handoff = Duration.milliseconds(100)
 
     package init(loops: EventLoopGroup, sender: @escaping Sender) {
         self.loops = loops
@@ -67,6 +70,9 @@ package final class RedisStateStore: StateStore {
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
+        // An answer for the waiters only (no window: a 429, a 504) is kept just long enough
+        // for every waiter to look once more; waiters poll, nothing here can hand it over.
+        let keepFor = answer != nil && keepFor < .milliseconds(1) ? Self.handoff : keepFor
         var arguments = [Self.milliseconds(keepFor)]
         if let answer { arguments.append(answer) }
         run(.settle, key, arguments, operation: "settle") { reply in
@@ -81,7 +87,8 @@ package final class RedisStateStore: StateStore {
         _ key: StateKey, inFlightFor: Duration, until deadline: Deadline,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
-        look(key, inFlightFor: inFlightFor, until: deadline, pause: Self.firstAwaitPause,
+        look(
+            key, inFlightFor: inFlightFor, until: deadline, pause: Self.firstAwaitPause,
             completion: completion)
     }
 
@@ -95,10 +102,15 @@ package final class RedisStateStore: StateStore {
             }
             let next = min(Deadline.after(seconds: Self.seconds(pause)), deadline)
             let loop = loops.loops.first(where: \.inLoop) ?? loops.next()
-            _ = loop.schedule(at: next) { [self] in
-                look(key, inFlightFor: inFlightFor, until: deadline,
-                    pause: min(pause * 2, Self.longestAwaitPause), completion: completion)
-            }
+            // A `LoopTimer` released is cancelled: the handler holds its own until it runs.
+            let held = HeldTimer()
+            held.keep(
+                loop.schedule(at: next) { [self] in
+                    held.release()
+                    look(
+                        key, inFlightFor: inFlightFor, until: deadline,
+                        pause: min(pause * 2, Self.longestAwaitPause), completion: completion)
+                })
         }
     }
 
@@ -286,7 +298,8 @@ package final class RedisStateStore: StateStore {
         let (seconds, attoseconds) = duration.components
         let year: Int64 = 365 * 86_400
         let whole =
-            seconds >= year ? year * 1000 : max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000
+            seconds >= year
+            ? year * 1000 : max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000
         return Array(String(max(floor, whole)).utf8)
     }
 
@@ -300,11 +313,25 @@ package final class RedisStateStore: StateStore {
     /// the step, and the longest `Retry-After`.
     static func bucketArguments(_ limit: BucketLimit, _ step: String) -> [[UInt8]] {
         let rate = limit.ratePerSecond
-        let perMillisecond = rate.isFinite && rate > 0 ? rate / 1000 : (rate == .infinity ? 1e15 : 0)
+        let perMillisecond =
+            rate.isFinite && rate > 0 ? rate / 1000 : (rate == .infinity ? 1e15 : 0)
         return [
             bytes("\(perMillisecond)"), text(limit.burst), bytes(step),
             text(Int(TokenBucket.longestRetryAfterSeconds)),
         ]
+    }
+}
+
+/// A timer kept alive by its own handler until it runs (`awaitAnswer`'s next look).
+private final class HeldTimer: Sendable {
+    private let timer = Mutex<LoopTimer?>(nil)
+
+    func keep(_ timer: LoopTimer) {
+        self.timer.withLock { $0 = timer }
+    }
+
+    func release() {
+        _ = timer.withLock { $0.take() }
     }
 }
 

@@ -1,30 +1,31 @@
+import RESPClient
+
 /// `TOKENSWAP_STATE_URL` and its companions (CONTRACT §12 "Shared state"): where the state
 /// every copy shares lives, and what happens when it cannot be reached. Nil in
 /// `ServiceConfiguration.state` when the URL is unset: each copy keeps its state in its
 /// own memory.
 package struct StateSettings: Sendable {
-    /// `redis://[[user]:password@]host[:port][/db]` or `rediss://…`, as configured: a
-    /// secret, since it may carry the password.
-    package let url: Secret
-    /// `TOKENSWAP_STATE_PASSWORD`, used when the URL has none.
-    package let password: Secret?
+    /// The store's address, database, user and password (`TOKENSWAP_STATE_URL`, with
+    /// `TOKENSWAP_STATE_PASSWORD` when the URL has none): its description never holds
+    /// the password.
+    package let endpoint: RESPEndpoint
     /// `TOKENSWAP_STATE_TIMEOUT_MS`: every store call's deadline.
     package let timeoutMilliseconds: Int
     /// `TOKENSWAP_STATE_FAILURE`.
     package let failure: StateFailureMode
-    /// Where state lives, for `check-config` and the start-up line: scheme, host, port
-    /// and database, never the user or the password.
-    package let location: String
 
-    package init(
-        url: Secret, password: Secret?, timeoutMilliseconds: Int, failure: StateFailureMode,
-        location: String
-    ) {
-        self.url = url
-        self.password = password
+    package init(endpoint: RESPEndpoint, timeoutMilliseconds: Int, failure: StateFailureMode) {
+        self.endpoint = endpoint
         self.timeoutMilliseconds = timeoutMilliseconds
         self.failure = failure
-        self.location = location
+    }
+
+    /// Where state lives, for `check-config`, the start-up line and the outage lines:
+    /// scheme, host, port and database, never the user or the password.
+    package var location: String {
+        let host = endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host
+        return
+            "\(endpoint.usesTLS ? "rediss" : "redis")://\(host):\(endpoint.port)/\(endpoint.database)"
     }
 
     /// `timeoutMilliseconds` as a `Duration`.

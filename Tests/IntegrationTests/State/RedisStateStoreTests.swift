@@ -17,7 +17,9 @@ import Transport
     static let group = EventLoopGroup(loopCount: 2)
 
     /// A store (one copy's view) of `redis`.
-    static func store(_ redis: RedisServer, password: String? = nil, timeout: Duration = .seconds(2))
+    static func store(
+        _ redis: RedisServer, password: String? = nil, timeout: Duration = .seconds(2)
+    )
         throws -> (RedisStateStore, RESPClient)
     {
         let client = try RESPClient(
@@ -183,7 +185,9 @@ import Transport
         let (a, client) = try Self.store(redis)
         defer { client.shutdown() }
         let key = Self.key(.devicePoll)
-        #expect(try await a.poll(key, initialInterval: 5, lifetime: .milliseconds(100)) == .poll(interval: 5))
+        #expect(
+            try await a.poll(key, initialInterval: 5, lifetime: .milliseconds(100))
+                == .poll(interval: 5))
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await a.poll(key, initialInterval: 5) == .poll(interval: 5))
     }

@@ -1,5 +1,6 @@
-@testable import TokenSwap
 import Transport
+
+@testable import TokenSwap
 
 /// The store's callback operations, awaited (tests only: the product calls them by
 /// callback on its loops).
@@ -24,8 +25,7 @@ extension StateStore {
         }
     }
 
-    func take(_ key: StateKey, _ limit: BucketLimit) async throws(StateStoreError) -> RateDecision
-    {
+    func take(_ key: StateKey, _ limit: BucketLimit) async throws(StateStoreError) -> RateDecision {
         try await awaited { take(key, limit: limit, completion: $0) }
     }
 

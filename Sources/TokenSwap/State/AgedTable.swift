@@ -1,0 +1,153 @@
+import Transport
+
+/// Entries by `StateKey`, each with an expiry, kept in the order they were last written and
+/// capped in count: the table under each shard of `MemoryStateStore` (CONTRACT §12: a
+/// bounded number of entries per copy, the oldest evicted first).
+///
+/// The order is a doubly linked list threaded through one array of slots (indices, not
+/// references: no allocation per entry beyond the slot, and a freed slot is reused), so
+/// inserting, touching, removing and evicting the oldest are each O(1) whatever the size;
+/// the O(n) scan for a minimum that `ExpiringGrantStore` does at its cap is what this
+/// avoids. Expired entries are dropped when they are looked up, and a few at the old end
+/// on each insert, so a quiet table shrinks without a sweep.
+struct AgedTable<Value: Sendable>: Sendable {
+    private struct Slot: Sendable {
+        var key: StateKey?
+        var value: Value?
+        var expiresAt: Deadline
+        /// Toward the oldest entry; `none` at the old end.
+        var older: Int
+        /// Toward the newest entry; `none` at the new end.
+        var newer: Int
+    }
+
+    private static var none: Int { -1 }
+    /// How many expired entries at the old end an insert drops at most: a constant, so an
+    /// insert stays O(1), and more than one, so the old end drains faster than it fills.
+    private static var expiredDropsPerInsert: Int { 2 }
+
+    let capacity: Int
+    private var index: [StateKey: Int] = [:]
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
+    private var oldest = Self.none
+    private var newest = Self.none
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    var count: Int { index.count }
+
+    /// The live value of `key`; an expired one is removed and answered as absent.
+    mutating func value(for key: StateKey, now: Deadline) -> Value? {
+        guard let slot = index[key] else { return nil }
+        guard slots[slot].expiresAt > now else {
+            unlink(slot, key: key)
+            return nil
+        }
+        return slots[slot].value
+    }
+
+    /// Writes `value` under `key` as the newest entry (a key already there moves to the new
+    /// end). At the cap the oldest entry makes room; evicted entries are answered so their
+    /// owner can settle what they held (a waiter of an evicted claim).
+    mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
+        -> (key: StateKey, value: Value)?
+    {
+        if let slot = index[key] {
+            slots[slot].value = value
+            slots[slot].expiresAt = expiresAt
+            moveToNewEnd(slot)
+            return nil
+        }
+        dropExpiredAtOldEnd(now: now)
+        var evicted: (key: StateKey, value: Value)?
+        if index.count >= capacity, oldest != Self.none, let key = slots[oldest].key,
+            let value = slots[oldest].value
+        {
+            evicted = (key, value)
+            unlink(oldest, key: key)
+        }
+        let slot: Int
+        let fresh = Slot(
+            key: key, value: value, expiresAt: expiresAt, older: newest, newer: Self.none)
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            slots[slot] = fresh
+        } else {
+            slot = slots.count
+            slots.append(fresh)
+        }
+        if newest != Self.none { slots[newest].newer = slot }
+        newest = slot
+        if oldest == Self.none { oldest = slot }
+        index[key] = slot
+        return evicted
+    }
+
+    /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
+    mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
+        guard let slot = index[key], var value = slots[slot].value else { return nil }
+        slots[slot].value = nil
+        let result = change(&value)
+        slots[slot].value = value
+        return result
+    }
+
+    @discardableResult
+    mutating func remove(_ key: StateKey) -> Value? {
+        guard let slot = index[key] else { return nil }
+        let value = slots[slot].value
+        unlink(slot, key: key)
+        return value
+    }
+
+    /// The keys from the oldest to the newest (for tests of the order).
+    var keysOldestFirst: [StateKey] {
+        var keys: [StateKey] = []
+        var slot = oldest
+        while slot != Self.none {
+            if let key = slots[slot].key { keys.append(key) }
+            slot = slots[slot].newer
+        }
+        return keys
+    }
+
+    private mutating func dropExpiredAtOldEnd(now: Deadline) {
+        for _ in 0..<Self.expiredDropsPerInsert {
+            guard oldest != Self.none, slots[oldest].expiresAt <= now,
+                let key = slots[oldest].key
+            else { return }
+            unlink(oldest, key: key)
+        }
+    }
+
+    private mutating func moveToNewEnd(_ slot: Int) {
+        guard slot != newest else { return }
+        detach(slot)
+        slots[slot].older = newest
+        slots[slot].newer = Self.none
+        if newest != Self.none { slots[newest].newer = slot }
+        newest = slot
+        if oldest == Self.none { oldest = slot }
+    }
+
+    /// Takes `slot` out of the order and the index and frees it (its value released now,
+    /// not when the slot is reused: a kept answer holds a live access token).
+    private mutating func unlink(_ slot: Int, key: StateKey) {
+        detach(slot)
+        index[key] = nil
+        slots[slot].key = nil
+        slots[slot].value = nil
+        freeSlots.append(slot)
+    }
+
+    private mutating func detach(_ slot: Int) {
+        let (older, newer) = (slots[slot].older, slots[slot].newer)
+        if older != Self.none { slots[older].newer = newer } else { oldest = newer }
+        if newer != Self.none { slots[newer].older = older } else { newest = older }
+        slots[slot].older = Self.none
+        slots[slot].newer = Self.none
+    }
+}

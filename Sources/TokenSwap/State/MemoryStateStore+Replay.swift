@@ -1,0 +1,202 @@
+import Synchronization
+import Transport
+
+/// What the replay table holds under a refresh's key (CONTRACT §12).
+enum ReplayEntry: Sendable {
+    /// A request is calling the provider; the claim lapses at `until` (a claimant that
+    /// never settles frees the key then), and `waiters` wait for its answer.
+    case inFlight(until: Deadline, waiters: [ReplayWaiter.Held])
+    /// The provider's answer, sealed by the caller, settled at `settledAt`.
+    case kept(answer: [UInt8], settledAt: Deadline)
+}
+
+/// One request waiting in `awaitAnswer`: answered exactly once, by the settle it waits
+/// for, by the lapse of the claim, by eviction, or by its own deadline, whichever comes
+/// first (the flag makes every later attempt a no-op, so a timer that fires after a
+/// settle costs nothing).
+final class ReplayWaiter: Sendable {
+    let key: StateKey
+    let deadline: Deadline
+    let inFlightFor: Duration
+    private let completion: @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
+    private let answered = Atomic<Bool>(false)
+
+    /// A waiter as its entry holds it, with the handle of its timer: dropped with the
+    /// waiter, so an answered waiter's timer is cancelled (`StateTimers`).
+    struct Held: Sendable {
+        let waiter: ReplayWaiter
+        let timer: (any Sendable)?
+    }
+
+    init(
+        key: StateKey, deadline: Deadline, inFlightFor: Duration,
+        completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
+    ) {
+        self.key = key
+        self.deadline = deadline
+        self.inFlightFor = inFlightFor
+        self.completion = completion
+    }
+
+    var isAnswered: Bool { answered.load(ordering: .acquiring) }
+
+    func answer(_ claim: RefreshClaim) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        completion(.success(claim))
+    }
+}
+
+/// Answers decided under a shard's lock and delivered after it is released, and the
+/// evictions to count then.
+private struct Deliveries: Sendable {
+    var answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = []
+    var evictions = 0
+
+    init(_ answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = []) {
+        self.answers = answers
+    }
+
+    static func + (lhs: Deliveries, rhs: Deliveries) -> Deliveries {
+        var sum = lhs
+        sum.answers += rhs.answers
+        sum.evictions += rhs.evictions
+        return sum
+    }
+}
+
+extension MemoryStateStore {
+    package func claim(
+        _ key: StateKey, inFlightFor: Duration,
+        completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
+    ) {
+        let now = clock()
+        let (claim, deliveries): (RefreshClaim, Deliveries) = replay.withShard(of: key) { table in
+            switch table.value(for: key, now: now) {
+            case .kept(let answer, let settledAt):
+                return (.kept(answer: answer, age: now.duration(since: settledAt)), Deliveries())
+            case .inFlight(let until, _) where !until.hasPassed(at: now):
+                return (.inFlight, Deliveries())
+            case .inFlight(_, let waiters):
+                // The claimant never settled: the key is free again, and this request
+                // holds it now; the waiters go on waiting, for this claim.
+                return (.claimed, Self.hold(key, inFlightFor, waiters, in: &table, now: now))
+            case nil:
+                return (.claimed, Self.hold(key, inFlightFor, [], in: &table, now: now))
+            }
+        }
+        deliver(deliveries)
+        completion(.success(claim))
+    }
+
+    package func settle(
+        _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
+        completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
+    ) {
+        let now = clock()
+        let deliveries: Deliveries = replay.withShard(of: key) { table in
+            var waiters: [ReplayWaiter.Held] = []
+            if case .inFlight(_, let held) = table.value(for: key, now: now) { waiters = held }
+            guard let answer, keepFor > .zero else {
+                table.remove(key)
+                // Freed: the first waiter takes the claim and calls the provider itself;
+                // the others wait for it.
+                guard let first = waiters.first else { return Deliveries() }
+                return Deliveries([(first.waiter, .claimed)])
+                    + Self.hold(
+                        key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table,
+                        now: now)
+            }
+            let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+            let evicted = table.insert(
+                .kept(answer: answer, settledAt: now), for: key, expiresAt: expiresAt, now: now)
+            return Deliveries(waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) })
+                + Self.evictionDeliveries(evicted)
+        }
+        deliver(deliveries)
+        completion(.success(()))
+    }
+
+    package func awaitAnswer(
+        _ key: StateKey, inFlightFor: Duration, until deadline: Deadline,
+        completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
+    ) {
+        let waiter = ReplayWaiter(
+            key: key, deadline: deadline, inFlightFor: inFlightFor, completion: completion)
+        wait(waiter)
+    }
+
+    /// Decides `waiter` against what its key holds now: answered at once when the key is
+    /// kept, free, lapsed, or its deadline has passed; otherwise held in the entry with a
+    /// timer for the earlier of its deadline and the claim's lapse, when this runs again.
+    func wait(_ waiter: ReplayWaiter) {
+        guard !waiter.isAnswered else { return }
+        let key = waiter.key
+        let now = clock()
+        let deliveries: Deliveries = replay.withShard(of: key) { table in
+            switch table.value(for: key, now: now) {
+            case .kept(let answer, let settledAt):
+                return Deliveries([
+                    (waiter, .kept(answer: answer, age: now.duration(since: settledAt)))
+                ])
+            case nil:
+                return Deliveries([(waiter, .claimed)])
+                    + Self.hold(key, waiter.inFlightFor, [], in: &table, now: now)
+            case .inFlight(let until, var waiters):
+                waiters.removeAll { $0.waiter === waiter }
+                if until.hasPassed(at: now) {
+                    return Deliveries([(waiter, .claimed)])
+                        + Self.hold(key, waiter.inFlightFor, waiters, in: &table, now: now)
+                }
+                guard !waiter.deadline.hasPassed(at: now), waiters.count < maxWaitersPerKey
+                else {
+                    _ = table.update(key) { $0 = .inFlight(until: until, waiters: waiters) }
+                    return Deliveries([(waiter, .inFlight)])
+                }
+                let timer = timers.schedule(waiter.deadline.earlier(until)) { [self] in
+                    wait(waiter)
+                }
+                waiters.append(ReplayWaiter.Held(waiter: waiter, timer: timer))
+                _ = table.update(key) { $0 = .inFlight(until: until, waiters: waiters) }
+                return Deliveries()
+            }
+        }
+        deliver(deliveries)
+    }
+
+    /// Marks `key` in flight for `inFlightFor` from `now`, with `waiters` waiting on it;
+    /// answers what an eviction this caused owes.
+    private static func hold(
+        _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
+        in table: inout AgedTable<ReplayEntry>, now: Deadline
+    ) -> Deliveries {
+        let until = Deadline.after(seconds: seconds(inFlightFor), from: now)
+        let evicted = table.insert(
+            .inFlight(until: until, waiters: waiters), for: key, expiresAt: until, now: now)
+        return evictionDeliveries(evicted)
+    }
+
+    /// An entry evicted at the cap: its waiters are told the refresh is still in flight
+    /// (they answer a retryable failure rather than wait for an answer that will not be
+    /// kept here). Counted by `deliver`, outside the lock.
+    private static func evictionDeliveries(_ evicted: (key: StateKey, value: ReplayEntry)?)
+        -> Deliveries
+    {
+        guard let evicted else { return Deliveries() }
+        var deliveries = Deliveries()
+        deliveries.evictions = 1
+        if case .inFlight(_, let waiters) = evicted.value {
+            deliveries.answers = waiters.map { ($0.waiter, .inFlight) }
+        }
+        return deliveries
+    }
+
+    private func deliver(_ deliveries: Deliveries) {
+        for _ in 0..<deliveries.evictions { evicted() }
+        for (waiter, claim) in deliveries.answers { waiter.answer(claim) }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,94 @@
+import Synchronization
+import Transport
+
+/// The state of one copy, in its own memory (CONTRACT §12: the default, right for one
+/// copy): the replay window and single flight of refreshes, rate-limit buckets, device-poll
+/// schedules, seen-once ids and family generations.
+///
+/// Process-wide, because a refresh of one token may arrive on any loop; lock-striped
+/// (`ShardedTable`, `BucketTable`), so different keys rarely share a lock; bounded, every
+/// table capped in entries with the oldest evicted first in O(1) (`AgedTable`). Every
+/// operation answers its callback before it returns (no task, no hop: the refresh hot
+/// path stays a plain call), except a waiter of `awaitAnswer`, answered later by the
+/// settle it waits for or by its timer (`StateTimers`), never by blocking a thread.
+package final class MemoryStateStore: StateStore {
+    /// The replay table: in-flight claims and kept answers (`MemoryStateStore+Replay`).
+    let replay: ShardedTable<ReplayEntry>
+    /// Seen-once DPoP proof ids, and every other seen-once record (revoked families).
+    let proofIDs: ShardedTable<Bool>
+    let records: ShardedTable<Bool>
+    let generations: ShardedTable<UInt64>
+    /// Rate-limit buckets, one `BucketTable` per limit (`MemoryStateStore+Limits`).
+    let bucketTables = Mutex<[BucketTableKey: BucketTable]>([:])
+    let bucketCapacity: Int
+    let shardCount: Int
+    let pollSchedule: DevicePollSchedule
+    let clock: @Sendable () -> Deadline
+    let timers: StateTimers
+    /// Waiters one in-flight refresh may hold; a request beyond them is answered at once
+    /// as still in flight (each waiter is a held connection, capped elsewhere too).
+    let maxWaitersPerKey: Int
+    private let evictionCount = Atomic<Int>(0)
+    private let onEviction: @Sendable () -> Void
+
+    /// The defaults of the tables whose size no setting names.
+    package static let defaultSeenCapacity = 100_000
+    package static let defaultGenerationCapacity = 100_000
+    package static let defaultBucketCapacity = 100_000
+    package static let defaultShardCount = 16
+    package static let defaultMaxWaitersPerKey = 256
+
+    /// - Parameters:
+    ///   - replayCapacity: most entries of the replay table
+    ///     (`TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`).
+    ///   - clock: now on the monotonic clock (`Deadline.now`); injected by tests.
+    ///   - timers: where a waiter's timer runs (the server's loops).
+    ///   - onEviction: called once per replay entry evicted at the cap (the metric).
+    package init(
+        replayCapacity: Int = ConfigurationDefaults.refreshReplayMaxEntries,
+        seenCapacity: Int = defaultSeenCapacity,
+        generationCapacity: Int = defaultGenerationCapacity,
+        bucketCapacity: Int = defaultBucketCapacity,
+        shardCount: Int = defaultShardCount,
+        maxWaitersPerKey: Int = defaultMaxWaitersPerKey,
+        clock: @escaping @Sendable () -> Deadline = { .now },
+        timers: StateTimers = .dispatch,
+        onEviction: @escaping @Sendable () -> Void = {}
+    ) {
+        self.replay = ShardedTable(capacity: replayCapacity, shardCount: shardCount)
+        self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
+        self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
+        self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
+        self.bucketCapacity = bucketCapacity
+        self.shardCount = max(1, shardCount)
+        self.pollSchedule = DevicePollSchedule()
+        self.maxWaitersPerKey = max(1, maxWaitersPerKey)
+        self.clock = clock
+        self.timers = timers
+        self.onEviction = onEviction
+    }
+
+    /// Replay entries evicted at the cap since start.
+    package var evictions: Int { evictionCount.load(ordering: .relaxed) }
+
+    /// Replay entries held right now (claims and kept answers).
+    package var replayCount: Int { replay.count }
+
+    func evicted() {
+        evictionCount.add(1, ordering: .relaxed)
+        onEviction()
+    }
+}
+
+extension MemoryStateStore {
+    /// The store for a loaded configuration: its replay table's cap, the metric of its
+    /// evictions, and the server's loops for the timers of waiters.
+    package convenience init(
+        configuration: ServiceConfiguration, metrics: ServiceMetrics? = nil,
+        timers: StateTimers = .dispatch
+    ) {
+        self.init(
+            replayCapacity: configuration.refreshReplayMaxEntries, timers: timers,
+            onEviction: { metrics?.refreshReplayEvicted() })
+    }
+}
