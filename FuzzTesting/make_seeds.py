@@ -147,6 +147,8 @@ def dpop_seeds():
         "raw-json": raw.encode(),
         "raw-json-duplicate-alg": raw.replace('"alg":"ES256"', '"alg":"ES256","alg":"none"').encode(),
         "htu-dot-segments": b"https://Example.COM:443/a/./b/../%7e%2f?q#f",
+        # Found by FuzzDPoP: a ':' in a host that is no IP literal.
+        "htu-colon-in-host": b"https://EyJ0eX:iOiJkcG9whttps://Example.COM:444/a/./b#/..",
     }
     for name, data in seeds.items():
         write(folder, name, data)

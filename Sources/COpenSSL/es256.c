@@ -1,94 +1,97 @@
+// ES256 through OpenSSL's EC_KEY and ECDSA_do_verify. These are deprecated in OpenSSL 3
+// in favour of EVP_PKEY_fromdata and EVP_DigestVerify, but on OpenSSL 3.0 importing a
+// public key through the provider interface costs more than the signature check itself
+// (`scripts/bench dpop`); CONTRACT §13 allows a DPoP refresh one check plus 10 %. The
+// low-level calls still run OpenSSL's own constant-time P-256 code.
+#define OPENSSL_SUPPRESS_DEPRECATED
+
+#include <pthread.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
+#include <openssl/bn.h>
 #include <openssl/ec.h>
+#include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/obj_mac.h>
 
 #include "COpenSSL+ES256.h"
 
-enum { coordinate_bytes = 32, signature_bytes = 64 };
+enum { coordinate_bytes = 32, digest_bytes = 32 };
 
-// The key of an uncompressed SEC 1 point 0x04‖x‖y on P-256, or NULL. EVP_PKEY_fromdata
-// decodes the point (refusing one off the curve); the quick public check also refuses
-// coordinates at or above the prime. The full check's order test adds nothing on a
-// curve of cofactor 1 and would cost a scalar multiplication.
-static EVP_PKEY *p256_public_key(const unsigned char *x, const unsigned char *y) {
-    unsigned char point[1 + 2 * coordinate_bytes];
-    point[0] = 0x04;
-    memcpy(point + 1, x, coordinate_bytes);
-    memcpy(point + 1 + coordinate_bytes, y, coordinate_bytes);
-    char group[] = "prime256v1";
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0),
-        OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, sizeof point),
-        OSSL_PARAM_construct_end(),
-    };
-    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-    if (context == NULL) return NULL;
-    EVP_PKEY *key = NULL;
-    if (EVP_PKEY_fromdata_init(context) != 1
-        || EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
-        EVP_PKEY_CTX_free(context);
-        EVP_PKEY_free(key);
-        return NULL;
-    }
-    EVP_PKEY_CTX_free(context);
-    EVP_PKEY_CTX *check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-    int valid = check != NULL && EVP_PKEY_public_check_quick(check) == 1;
-    EVP_PKEY_CTX_free(check);
+// P-256, made once and only read afterwards (EC_KEY_set_group copies it).
+static EC_GROUP *p256;
+static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
+static void make_p256(void) { p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1); }
+
+static const EC_GROUP *p256_group(void) {
+    if (pthread_once(&p256_once, make_p256) != 0) return NULL;
+    return p256;
+}
+
+// The point (x, y), or NULL unless both coordinates are below the field prime and the
+// point is on the curve (EC_POINT_set_affine_coordinates checks the equation; it would
+// reduce a coordinate at or above the prime, so that is refused first).
+static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const unsigned char *y) {
+    const BIGNUM *prime = EC_GROUP_get0_field(group);
+    BIGNUM *bx = BN_bin2bn(x, coordinate_bytes, NULL);
+    BIGNUM *by = BN_bin2bn(y, coordinate_bytes, NULL);
+    EC_POINT *point = EC_POINT_new(group);
+    int valid = prime != NULL && bx != NULL && by != NULL && point != NULL
+        && BN_cmp(bx, prime) < 0 && BN_cmp(by, prime) < 0
+        && EC_POINT_set_affine_coordinates(group, point, bx, by, NULL) == 1
+        && EC_POINT_is_on_curve(group, point, NULL) == 1;
+    BN_free(bx);
+    BN_free(by);
     if (!valid) {
-        EVP_PKEY_free(key);
+        EC_POINT_free(point);
         return NULL;
     }
-    return key;
+    return point;
 }
 
 int tokenswap_p256_public_key_valid(const unsigned char *x, const unsigned char *y) {
-    EVP_PKEY *key = p256_public_key(x, y);
-    int valid = key != NULL;
-    EVP_PKEY_free(key);
+    const EC_GROUP *group = p256_group();
+    EC_POINT *point = group != NULL ? p256_point(group, x, y) : NULL;
+    int valid = point != NULL;
+    EC_POINT_free(point);
     ERR_clear_error();
     return valid;
 }
 
-// The DER ECDSA-Sig-Value (RFC 3279 §2.2.3) OpenSSL verifies, from JWS's fixed r‖s.
-// Writes at most 72 bytes into `der`; returns its length, or 0 on failure.
-static int der_signature(const unsigned char *signature, unsigned char *der, int capacity) {
+// JWS's fixed r‖s (RFC 7518 §3.4) as OpenSSL's signature value; r and s out of range
+// are refused by ECDSA_do_verify.
+static ECDSA_SIG *signature_value(const unsigned char *signature) {
     ECDSA_SIG *value = ECDSA_SIG_new();
-    if (value == NULL) return 0;
     BIGNUM *r = BN_bin2bn(signature, coordinate_bytes, NULL);
     BIGNUM *s = BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, NULL);
-    if (r == NULL || s == NULL || ECDSA_SIG_set0(value, r, s) != 1) {
+    if (value == NULL || r == NULL || s == NULL || ECDSA_SIG_set0(value, r, s) != 1) {
         BN_free(r);
         BN_free(s);
         ECDSA_SIG_free(value);
-        return 0;
+        return NULL;
     }
-    int length = i2d_ECDSA_SIG(value, NULL);
-    if (length <= 0 || length > capacity) {
-        ECDSA_SIG_free(value);
-        return 0;
-    }
-    unsigned char *cursor = der;
-    int written = i2d_ECDSA_SIG(value, &cursor);
-    ECDSA_SIG_free(value);
-    return written == length ? length : 0;
+    return value;
 }
 
 int tokenswap_es256_verify(
     const unsigned char *x, const unsigned char *y, const unsigned char *message,
     size_t message_length, const unsigned char *signature) {
-    // Two INTEGERs of at most 33 bytes each, their headers and the SEQUENCE header.
-    unsigned char der[2 * (2 + coordinate_bytes + 1) + 2];
-    int der_length = der_signature(signature, der, (int)sizeof der);
-    EVP_PKEY *key = der_length > 0 ? p256_public_key(x, y) : NULL;
-    EVP_MD_CTX *context = key != NULL ? EVP_MD_CTX_new() : NULL;
-    int valid = context != NULL
-        && EVP_DigestVerifyInit_ex(context, NULL, "SHA256", NULL, NULL, key, NULL) == 1
-        && EVP_DigestVerify(context, der, (size_t)der_length, message, message_length) == 1;
-    EVP_MD_CTX_free(context);
-    EVP_PKEY_free(key);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int digest_length = 0;
+    const EC_GROUP *group = p256_group();
+    EC_POINT *point = group != NULL ? p256_point(group, x, y) : NULL;
+    EC_KEY *key = point != NULL ? EC_KEY_new() : NULL;
+    ECDSA_SIG *value = key != NULL ? signature_value(signature) : NULL;
+    int valid = value != NULL
+        && EVP_Digest(message, message_length, digest, &digest_length, EVP_sha256(), NULL) == 1
+        && digest_length == digest_bytes
+        && EC_KEY_set_group(key, group) == 1
+        && EC_KEY_set_public_key(key, point) == 1
+        && ECDSA_do_verify(digest, (int)digest_length, value, key) == 1;
+    ECDSA_SIG_free(value);
+    EC_KEY_free(key);
+    EC_POINT_free(point);
     // A refused signature leaves entries on this thread's queue; TLS on the same thread
     // reads that queue for its own failures (TLSErrorQueue), so none may linger.
     ERR_clear_error();

@@ -142,7 +142,7 @@ extension KeyRing {
                 guard fixedNonce.count == nonce.count else { throw .cryptoUnavailable }
                 nonce.copyBytes(from: fixedNonce)
             } else {
-                guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
+                guard SecureRandom.fillNonce(nonce) else { throw .cryptoUnavailable }
             }
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context

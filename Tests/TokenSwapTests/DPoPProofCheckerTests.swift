@@ -346,6 +346,24 @@ import Transport
         }
     }
 
+    /// Proofs made by a JOSE library nobody here wrote (Python `joserfc` 1.6.5, `jwt.encode`
+    /// with the key d = 0x0102…20, at `now`): its ES256 proof passes with the thumbprint
+    /// joserfc itself computes (`ECKey.thumbprint()`, the same as `SealingTests`' RFC 7638
+    /// vector), and its HS256 proof and its proof with the private `jwk` are refused.
+    @Test func proofsOfAThirdPartyLibrary() throws {
+        let es256 =
+            "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiVVZ3OWJybmpscmtFMF83S2YxVDl6UXpCNlplX04xM0tVVnJRcHNPMEExOCIsInkiOiJSVGEtT2xEekdQdjVwVWRaQXFJaFVDdnZEVmZnakZPeXpBcFc4WDJmazFRIn19.eyJqdGkiOiJqb3NlcmZjLXByb29mLTAwMDEiLCJodG0iOiJQT1NUIiwiaHR1IjoiaHR0cHM6Ly90b2tlbnN3YXAuZXhhbXBsZS92MS9zcG90aWZ5L3JlZnJlc2giLCJpYXQiOjE3NjcyMjU2MDB9.1fvYx5cXsGM05V6rReESLr5aFx9vn_6N43iU-nR-woJG0GsbiQSU1gO60ugtzqzAt8UMdc4bcpi-c4IlGDUByw"
+        let hs256 =
+            "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkhTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiVVZ3OWJybmpscmtFMF83S2YxVDl6UXpCNlplX04xM0tVVnJRcHNPMEExOCIsInkiOiJSVGEtT2xEekdQdjVwVWRaQXFJaFVDdnZEVmZnakZPeXpBcFc4WDJmazFRIn19.eyJqdGkiOiJqb3NlcmZjLXByb29mLTAwMDEiLCJodG0iOiJQT1NUIiwiaHR1IjoiaHR0cHM6Ly90b2tlbnN3YXAuZXhhbXBsZS92MS9zcG90aWZ5L3JlZnJlc2giLCJpYXQiOjE3NjcyMjU2MDB9.c5RmY_3C_6JG--JZt4Mvclx99Va5TJnziYOu2mYzy1Y"
+        let privateJWK =
+            "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7ImNydiI6IlAtMjU2IiwieCI6IlVWdzlicm5qbHJrRTBfN0tmMVQ5elF6QjZaZV9OMTNLVVZyUXBzTzBBMTgiLCJ5IjoiUlRhLU9sRHpHUHY1cFVkWkFxSWhVQ3Z2RFZmZ2pGT3l6QXBXOFgyZmsxUSIsImQiOiJBUUlEQkFVR0J3Z0pDZ3NNRFE0UEVCRVNFeFFWRmhjWUdSb2JIQjBlSHlBIiwia3R5IjoiRUMifX0.eyJqdGkiOiJqb3NlcmZjLXByb29mLTAwMDEiLCJodG0iOiJQT1NUIiwiaHR1IjoiaHR0cHM6Ly90b2tlbnN3YXAuZXhhbXBsZS92MS9zcG90aWZ5L3JlZnJlc2giLCJpYXQiOjE3NjcyMjU2MDB9.GHNGgVXKi_PlTOdzaQRXbx8Wm7WJNt-E8P5_r_bSCwq68FqgPSKGoYwSxPTnXvyj7DkwpRCcYeCWdbQz6UkCaw"
+        let proof = try check(es256).get()
+        #expect(Base64URL.encode(proof.thumbprint) == "6UoWwDCkLjV0J-pQG8c0THxbVhBcpR0AZDift1Yl5DM")
+        #expect(isInvalid(check(hs256)))
+        #expect(isInvalid(check(privateJWK)))
+        #expect(isInvalid(check(es256, now: Self.now + 61)))
+    }
+
     @Test func outcomesAreTheMetricsLabels() {
         #expect(
             DPoPOutcome.allCases.map(\.rawValue) == [

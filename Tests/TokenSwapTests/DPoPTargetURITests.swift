@@ -30,6 +30,10 @@ import Testing
         "https://example.com:99999/a", "https://example.com:8o/a", "https://example.com/%zz",
         "https://example.com/%4", "https://example.com/a b", "https://exa mple.com/",
         "https://[::1/a", "https://[::1]x/a", "https://example.com:123456/",
+        // A `:` inside a host that is no IP literal (found by FuzzDPoP: its normal form
+        // did not parse back), and delimiters in a host.
+        "https://a:b:/x", "https://EyJ0eX:iOiJk:/a", "https://[]/", "https://[::g]/",
+        "https://a[b]/", "https://a\\b/",
     ])
     func refuses(_ text: String) {
         #expect(DPoPTargetURI(text) == nil)

@@ -82,12 +82,13 @@ import Transport
             _ upstream: any UpstreamTransport, keys: String = F.newKey + "," + F.oldKey,
             replaySeconds: Int = 60, store: MemoryStateStore? = nil, capacity: Int = 100
         ) throws {
-            let (clock, timers, metrics) = (self.clock, self.timers, self.metrics)
+            let (clock, timers) = (self.clock, self.timers)
+            let evictions = replaySeconds > 0 ? metrics.refreshReplayEvictionCounter() : nil
             self.store =
                 store
                 ?? MemoryStateStore(
                     replayCapacity: capacity, shardCount: 1, clock: { clock.now },
-                    timers: timers.timers, onEviction: { metrics.refreshReplayEvicted() })
+                    timers: timers.timers, onEviction: { evictions?.increment() })
             provider = try F.provider()
             service = GrantEndpoints(
                 keyRing: try KeyRing(parsing: keys), transport: upstream,

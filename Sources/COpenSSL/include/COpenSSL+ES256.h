@@ -1,6 +1,6 @@
 // ES256 (RFC 7518 §3.4) for DPoP proofs (CONTRACT §13): a P-256 public key from its JWK
-// coordinates and an ECDSA P-256 SHA-256 check of a JWS signature. Through OpenSSL 3's
-// provider interface (EVP_PKEY_fromdata), which has no deprecated EC_KEY calls.
+// coordinates and an ECDSA P-256 SHA-256 check of a JWS signature (es256.c says why it
+// uses OpenSSL's EC_KEY calls).
 #ifndef C_OPENSSL_ES256_H
 #define C_OPENSSL_ES256_H
 

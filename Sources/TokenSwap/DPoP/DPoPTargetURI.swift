@@ -69,7 +69,15 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
             port = host[host.index(after: colon)...]
             host = host[..<colon]
         }
-        guard !host.isEmpty else { return nil }
+        // RFC 3986 §3.2.2: an IP literal holds hex digits, `:` and `.`; any other host
+        // (a name, an IPv4 address) no `:` nor a delimiter, so the normal form parses
+        // back to itself.
+        let allowed: (UInt8) -> Bool =
+            host.hasPrefix("[")
+            ? { Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+            : { Self.isUnreserved($0) || Self.isSubDelimiter($0) || $0 == UInt8(ascii: "%") }
+        let inner = host.hasPrefix("[") ? host.dropFirst().dropLast() : host
+        guard !inner.isEmpty, inner.utf8.allSatisfy(allowed) else { return nil }
         let defaultPort = scheme == "https" ? 443 : 80
         var text = host.lowercased()
         if let port, !port.isEmpty {
@@ -145,6 +153,12 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
         default: false
         }
     }
+
+    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        Array("!$&'()*+,;=".utf8).contains(byte)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

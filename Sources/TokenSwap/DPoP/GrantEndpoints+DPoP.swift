@@ -26,6 +26,9 @@ extension GrantEndpoints {
     ) {
         guard let dpop else { return body(nil, completion) }
         dpop.inspect(request, provider: provider) { inspection in
+            // Only an answer to a request with a `DPoP` header gets a nonce; the others
+            // (every refresh of an app without DPoP) keep their completion as it is.
+            guard inspection.carriedHeader else { return body(inspection, completion) }
             body(inspection) { answer in completion(dpop.decorate(answer, inspection)) }
         }
     }

@@ -137,7 +137,7 @@ extension GrantEndpoints {
         case .success(.kept(let sealed, let age)):
             // One that no longer opens (its key left the ring) counts as absent.
             guard let kept = openKept(sealed, key: key, provider: provider) else { return .call }
-            metrics.refreshReplayed(provider: provider.name, reason)
+            metrics.refreshReplayed(provider: provider.name, reason, in: replayCounters)
             return .answer(kept.replayed(age: age))
         }
     }

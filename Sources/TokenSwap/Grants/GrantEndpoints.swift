@@ -37,6 +37,8 @@ public final class GrantEndpoints: Sendable {
     /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
     /// (sealed, read by every copy); injected by tests.
     let unixClock: @Sendable () -> Int64
+    /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
+    let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
     /// - Parameters:
     ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
@@ -63,8 +65,7 @@ public final class GrantEndpoints: Sendable {
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
         self.state =
-            state ?? MemoryStateStore(onEviction: { [metrics] in metrics.refreshReplayEvicted() })
-        if self.refreshReplaySeconds > 0 { metrics.registerReplayMetrics() }
+            state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.families = families
         self.unixClock = unixClock
     }

@@ -89,6 +89,23 @@ extension MemoryStateStore {
     ) {
         self.init(
             replayCapacity: configuration.refreshReplayMaxEntries, timers: timers,
-            onEviction: { metrics?.refreshReplayEvicted() })
+            onEviction: Self.evictionCounting(
+                metrics, replaySeconds: configuration.refreshReplaySeconds))
+    }
+
+    /// A store of the default size whose evictions count into `metrics`.
+    package convenience init(metrics: ServiceMetrics, replaySeconds: Int) {
+        self.init(onEviction: Self.evictionCounting(metrics, replaySeconds: replaySeconds))
+    }
+
+    /// Counts evictions into `tokenswap_refresh_replay_evictions_total`, resolved once;
+    /// with the window off the series is not registered (nothing is ever kept).
+    private static func evictionCounting(_ metrics: ServiceMetrics?, replaySeconds: Int)
+        -> @Sendable () -> Void
+    {
+        guard replaySeconds > 0, let counter = metrics?.refreshReplayEvictionCounter() else {
+            return {}
+        }
+        return { counter.increment() }
     }
 }

@@ -151,6 +151,16 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
         self.digest = digest
     }
 
+    /// The digest is SHA-256, already uniform: its first eight bytes (and the namespace)
+    /// are hash enough for a table, where hashing all 32 bytes cost a hasher round each.
+    /// Equality still compares the whole digest.
+    package func hash(into hasher: inout Hasher) {
+        var prefix: UInt64 = 0
+        for byte in digest.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
+        hasher.combine(prefix)
+        hasher.combine(namespace)
+    }
+
     /// `ts:<ns>:<64 hex digits>`: the store's key.
     package var description: String {
         "ts:\(namespace.rawValue):" + Hex.encode(digest)
