@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "Sealing", "TLS",
+                "HTTPServer", "HTTPClient", "RESPClient", "Sealing", "TLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -212,6 +212,90 @@ import Testing
             [deployment.clientSecret, "rt-copies", sealed] + Deployment.keyMaterial(keys))
     }
 
+    /// With a shared store (`TOKENSWAP_STATE_URL`, a real redis-server) the copies behave
+    /// as one service: a revocation on one copy is refused on the other, for the token sent
+    /// and the one refreshed from it there, with no provider call; it survives a restart of
+    /// both copies; and `check-config` says where revocations live.
+    @Test func withAStoreARevocationOnOneCopyHoldsOnEveryCopy() async throws {
+        let redis = try await SharedRedis.start()
+        defer { redis.stop() }
+        let deployment = Deployment()
+        let keys = Deployment.newKey("A")
+        let stub = try await ProviderStub.start()
+        let environment = deployment.environment(
+            tokenURL: stub.tokenURL(), keys: keys,
+            extra: ["TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
+        let first = try await TokenSwapProcess.serve(environment: environment)
+        let second = try await TokenSwapProcess.serve(environment: environment)
+        try await stub.answerTokens([
+            "access_token": "at-shared", "expires_in": 3600, "refresh_token": "rt-shared-0",
+        ])
+        let swap = try await Exchange.form("/v1/swap", port: first.port, [("code", "c-shared")])
+        let t0 = try #require(swap.string("refresh_token"))
+        try await stub.answerTokens([
+            "access_token": "at-shared-1", "expires_in": 3600, "refresh_token": "rt-shared-1",
+        ])
+        let t1 = try #require(try await Self.refresh(second.port, t0).string("refresh_token"))
+        let calls = try await stub.received().count
+
+        let revoked = try await Self.revoke(first.port, t0)
+        #expect(revoked.status == 200)
+        #expect(revoked.header("Tokenswap-Revocation") == "broker")
+        for port in [second.port, first.port] {
+            Self.expectRevokedGrant(try await Self.refresh(port, t0))
+            Self.expectRevokedGrant(try await Self.refresh(port, t1))
+        }
+        #expect(try await stub.received().count == calls)
+
+        #expect(try await first.stop() == 0)
+        #expect(try await second.stop() == 0)
+        let restarted = try await TokenSwapProcess.serve(environment: environment)
+        Self.expectRevokedGrant(try await Self.refresh(restarted.port, t1))
+        #expect(try await stub.received().count == calls)
+        #expect(try await restarted.stop() == 0)
+
+        let check = try await TokenSwapProcess.run(["check-config"], environment: environment)
+        #expect(check.status == 0)
+        #expect(check.stdout.contains("revocations: in the shared store"))
+        #expect(check.stdout.contains("a restart keeps them"))
+        expectNoSecrets(
+            in: [first.output, second.output, restarted.output, check.stdout, check.stderr],
+            [deployment.clientSecret, "rt-shared-0", "rt-shared-1", t0, t1]
+                + Deployment.keyMaterial(keys))
+    }
+
+    /// Reuse detection across copies sharing a store: the newest generation recorded by
+    /// one copy makes an older token presented to the other a reuse.
+    @Test func withAStoreReuseOnAnotherCopyIsSeen() async throws {
+        let redis = try await SharedRedis.start()
+        defer { redis.stop() }
+        let deployment = Deployment()
+        let keys = Deployment.newKey("A")
+        let stub = try await ProviderStub.start()
+        let environment = deployment.environment(
+            tokenURL: stub.tokenURL(), keys: keys,
+            extra: [
+                "TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
+                "TOKENSWAP_SPOTIFY_REUSE_DETECTION": "on",
+            ])
+        let first = try await TokenSwapProcess.serve(environment: environment)
+        let second = try await TokenSwapProcess.serve(environment: environment)
+        try await stub.answerTokens([
+            "access_token": "at-reuse", "expires_in": 3600, "refresh_token": "rt-reuse",
+        ])
+        let swap = try await Exchange.form("/v1/swap", port: first.port, [("code", "c-reuse")])
+        let t0 = try #require(swap.string("refresh_token"))
+        let t1 = try #require(try await Self.refresh(first.port, t0).string("refresh_token"))
+        Self.expectRevokedGrant(try await Self.refresh(second.port, t0))
+        Self.expectRevokedGrant(try await Self.refresh(first.port, t1))
+        #expect(try await first.stop() == 0)
+        #expect(try await second.stop() == 0)
+        #expect(second.output.contains("refresh token reuse detected"))
+        expectNoSecrets(
+            in: [first.output, second.output],
+            [deployment.clientSecret, "rt-reuse", t0, t1] + Deployment.keyMaterial(keys))
+    }
+
     /// A legacy token (CONTRACT §9) has no family; its first refresh makes one, whose
     /// lifetime starts then and whose revocation ends the native token that came back.
     @Test func aLegacyTokenGetsAFamilyAtItsFirstRefresh() async throws {

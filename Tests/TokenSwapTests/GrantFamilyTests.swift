@@ -273,6 +273,58 @@ import Transport
         try Self.expectRefused(refused)
     }
 
+    /// A store that must not be bypassed and is down (`TOKENSWAP_STATE_FAILURE=closed`):
+    /// a refresh and a revocation are 503 with `Retry-After` (the client keeps its token and
+    /// retries), never a 200 that would claim a revocation that was not recorded; and the
+    /// revocation's answer is the same for a genuine and a random token (no oracle).
+    @Test func aStoreThatIsDownIsA503ForRefreshAndRevocationAlike() async throws {
+        let provider = try F.provider()
+        let store = FlakyStateStore()
+        let upstream = RecordingUpstream(Self.rotated("r0"))
+        let service = GrantEndpoints(
+            keyRing: try KeyRing(parsing: F.newKey), transport: upstream,
+            upstreamTimeoutSeconds: 2, logger: LogCapture().logger, state: store)
+        let genuine = try Self.sealed(
+            await service.answer {
+                $0.swap(F.form("code=c1"), provider: provider, completion: $1)
+            }.response)
+        store.setDown(true)
+        let refreshed = await service.answer {
+            $0.refresh(
+                F.form("refresh_token=\(genuine)", path: "/v1/refresh"), provider: provider,
+                completion: $1)
+        }.response
+        #expect(refreshed.status.code == 503)
+        #expect(refreshed.headers["Retry-After"] == "1")
+        var answers: [HTTPResponse] = []
+        for token in [genuine, String(repeating: "Q", count: genuine.count)] {
+            answers.append(
+                await service.revoke(
+                    F.form("token=\(token)", path: "/v1/revoke"), provider: provider
+                ).response)
+        }
+        for answer in answers {
+            #expect(answer.status.code == 503)
+            #expect(try F.body(answer)["error"]?.stringValue == "temporarily_unavailable")
+            #expect(answer.body == answers[0].body)
+            #expect(answer.headers["Retry-After"] == "1")
+            #expect(answer.headers["Tokenswap-Revocation"] == nil)
+        }
+        #expect(upstream.requests.count == 1)
+        // Back up: nothing was recorded while it was down, and the grant still refreshes.
+        store.setDown(false)
+        let upstreamAgain = RecordingUpstream(Self.rotated("r1"))
+        let again = GrantEndpoints(
+            keyRing: try KeyRing(parsing: F.newKey), transport: upstreamAgain,
+            upstreamTimeoutSeconds: 2, logger: LogCapture().logger, state: store)
+        let after = await again.answer {
+            $0.refresh(
+                F.form("refresh_token=\(genuine)", path: "/v1/refresh"), provider: provider,
+                completion: $1)
+        }.response
+        #expect(after.status.code == 200)
+    }
+
     // MARK: Reuse detection
 
     @Test func anOlderGenerationAfterTheWindowRevokesTheFamilyAndTheNewestToken() async throws {

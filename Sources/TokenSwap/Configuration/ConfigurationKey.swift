@@ -55,6 +55,11 @@ extension ConfigurationKey {
     static let legacyFailureLimit = ConfigurationKey("legacy_failure_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
+    // Shared state (CONTRACT §12).
+    static let stateURL = ConfigurationKey("state_url")
+    static let statePassword = ConfigurationKey("state_password")
+    static let stateTimeoutMilliseconds = ConfigurationKey("state_timeout_ms")
+    static let stateFailure = ConfigurationKey("state_failure")
     static let refreshReplaySeconds = ConfigurationKey("refresh_replay_seconds")
     static let refreshReplayMaxEntries = ConfigurationKey("refresh_replay_max_entries")
     // DPoP (CONTRACT §13).

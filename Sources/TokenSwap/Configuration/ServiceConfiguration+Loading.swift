@@ -153,6 +153,7 @@ extension ServiceConfiguration {
         self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
         self.adminHost = try source.string(.adminHost)
+        self.state = try Self.stateSettings(source)
         self.refreshReplaySeconds = try ConfigurationDefaults.refreshReplaySecondsRange.checked(
             try source.int(.refreshReplaySeconds) ?? ConfigurationDefaults.refreshReplaySeconds,
             variable: ConfigurationKey.refreshReplaySeconds.environmentName)

@@ -54,6 +54,8 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var secretFiles: [SecretFile] = []
     /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
     package internal(set) var adminHost: String?
+    /// `TOKENSWAP_STATE_URL` and its companions (CONTRACT §12); nil: state in memory.
+    package internal(set) var state: StateSettings?
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`: how long a refresh's answer is replayed to a
     /// repeat of its request (CONTRACT §12); 0 = off.
     package internal(set) var refreshReplaySeconds = ConfigurationDefaults.refreshReplaySeconds

@@ -65,9 +65,10 @@ extension GrantEndpoints {
     }
 
     /// A state store failure as the request's answer: only a store that must not be
-    /// bypassed reports one (`TOKENSWAP_STATE_FAILURE=closed`, CONTRACT §12).
+    /// bypassed reports one (`TOKENSWAP_STATE_FAILURE=closed`, CONTRACT §12): 503 with
+    /// `Retry-After`.
     static func stateFailure(_ error: StateStoreError) -> GrantError {
-        .temporarilyUnavailable(reason: error.description)
+        GrantError(error)
     }
 
     // MARK: Reuse detection (after the replay window)

@@ -129,7 +129,7 @@ extension GrantEndpoints {
             // Only a store that must not be bypassed reports a failure here (memory never
             // does; the fail-open store falls back itself): the request cannot be made
             // safe to repeat, so it is not made at all (CONTRACT §12, `closed`).
-            return .answer(.failure(.temporarilyUnavailable(reason: error.description)))
+            return .answer(.failure(GrantError(error)))
         case .success(.claimed):
             return .call
         case .success(.inFlight):

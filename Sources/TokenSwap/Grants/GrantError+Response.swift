@@ -14,7 +14,8 @@ extension GrantError {
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable, .revocationUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+            .serviceUnavailable
         }
     }
 
@@ -32,7 +33,8 @@ extension GrantError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable, .revocationUnavailable: "temporarily_unavailable"
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+            "temporarily_unavailable"
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
         case .unsupportedGrantType: "unsupported_grant_type"
@@ -75,6 +77,8 @@ extension GrantError {
         case .useDPoPNonce: "the DPoP proof must carry the nonce in the DPoP-Nonce header"
         case .dpopKeyMismatch:
             "this grant is bound to a DPoP key: send a proof made with that key"
+        case .stateUnavailable:
+            "the service's shared state cannot be reached; retry later"
         }
     }
 
@@ -89,7 +93,8 @@ extension GrantError {
         case .providerThrottled(let retryAfter, let providerBody):
             if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
-        case .rateLimited(let seconds), .revocationUnavailable(let seconds):
+        case .rateLimited(let seconds), .revocationUnavailable(let seconds),
+            .stateUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):

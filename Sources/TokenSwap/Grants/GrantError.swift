@@ -68,6 +68,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// or with another key's (CONTRACT §13): the grant is not this client's; the provider
     /// was not called.
     case dpopKeyMismatch
+    /// 503 `temporarily_unavailable` with `Retry-After`: the shared state store is down
+    /// and `TOKENSWAP_STATE_FAILURE=closed` (CONTRACT §12), so a request that needs it is
+    /// refused rather than served from this copy's memory; never caused by input.
+    case stateUnavailable(retryAfterSeconds: Int)
 }
 
 extension GrantError {

@@ -113,6 +113,18 @@ enum MetricName {
             "Swap, refresh, token and device requests by DPoP outcome (CONTRACT §13), by provider."
         )
     }
+    // Shared state (CONTRACT §12).
+    static var stateStoreUp: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_state_store_up",
+            "1 while the shared state store (TOKENSWAP_STATE_URL) answers, 0 while it is down.")
+    }
+    static var stateStoreErrors: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_state_store_errors_total",
+            "State store calls that failed (refused, reset, timed out, a reply not understood), by operation."
+        )
+    }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
