@@ -15,8 +15,6 @@ public final class GrantEndpoints: Sendable {
     public let logger: Logger
     /// Upstream outcomes, sealing failures and opens by key id are counted here.
     public let metrics: ServiceMetrics
-    /// Local `slow_down` bookkeeping of device polls (RFC 8628 §3.5).
-    let pollSchedule: DevicePollSchedule
     /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
     public let deviceLimit: ClientRateLimit?
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
@@ -49,7 +47,6 @@ public final class GrantEndpoints: Sendable {
         self.deviceLimit = deviceLimit
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
-        self.pollSchedule = DevicePollSchedule()
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
         self.state =
@@ -78,19 +75,24 @@ public final class GrantEndpoints: Sendable {
 extension GrantEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    /// `state` nil: a `MemoryStateStore` sized by the configuration.
+    /// `state` nil: a `MemoryStateStore` sized by the configuration. `sharedState`: where
+    /// the per-client limits of `/device/code` and `/introspect` count when a shared store
+    /// is configured (CONTRACT §12); nil: in this copy's memory.
     package convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
-        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil
+        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil,
+        limitsIn sharedState: (any StateStore)? = nil
     ) {
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
             metrics: metrics,
             deviceLimit: configuration.clientRateLimit(
-                perMinute: configuration.deviceRateLimitPerMinute),
+                perMinute: configuration.deviceRateLimitPerMinute)?.counted(
+                    in: sharedState, name: "device_code"),
             introspectionLimit: configuration.clientRateLimit(
-                perMinute: Double(configuration.introspectionRateLimitPerMinute)),
+                perMinute: Double(configuration.introspectionRateLimitPerMinute))?.counted(
+                    in: sharedState, name: "introspection"),
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
             refreshReplaySeconds: configuration.refreshReplaySeconds,
