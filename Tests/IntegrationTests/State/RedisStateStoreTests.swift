@@ -13,7 +13,9 @@ import Transport
 /// `RedisStateStore` against a real `redis-server` of the test's own (CONTRACT §12): two
 /// store instances on one server stand for two copies of the service, each with its own
 /// client and connections.
-@Suite(.resourceClass(.integration)) struct RedisStateStoreTests {
+/// Deadlines class: several checks are windows of a few hundred milliseconds on the wall
+/// clock (expiry, refill), which a loaded machine must not stretch.
+@Suite(.resourceClass(.deadlines)) struct RedisStateStoreTests {
     static let group = EventLoopGroup(loopCount: 2)
 
     /// A store (one copy's view) of `redis`.
