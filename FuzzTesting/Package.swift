@@ -41,6 +41,10 @@ let package = Package(
             name: "FuzzDeviceCode",
             dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
         ),
+        .executableTarget(
+            name: "FuzzRESP",
+            dependencies: [.product(name: "RESPClient", package: rootIdentity)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

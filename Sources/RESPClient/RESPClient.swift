@@ -18,6 +18,7 @@ public final class RESPClient: Sendable {
     /// One pool per loop, by loop index.
     private let pools: [RESPConnectionPool]
     private let timeoutSeconds: Double
+    private let maxConnectionsPerLoop: Int
     private let isShutDown = Atomic<Bool>(false)
 
     /// - Parameters:
@@ -36,6 +37,7 @@ public final class RESPClient: Sendable {
         self.group = loops
         let (seconds, attoseconds) = timeout.components
         self.timeoutSeconds = max(0, Double(seconds) + Double(attoseconds) / 1e18)
+        self.maxConnectionsPerLoop = max(1, maxConnectionsPerLoop)
         var tlsContext: TLSClientContext?
         if endpoint.usesTLS {
             do throws(TLSFailure) {
@@ -47,7 +49,7 @@ public final class RESPClient: Sendable {
         let settings = RESPConnectionSettings(
             endpoint: endpoint, tlsContext: tlsContext, resolver: RESPNameResolver(),
             limits: limits, timeoutSeconds: timeoutSeconds,
-            maxConnectionsPerLoop: max(1, maxConnectionsPerLoop),
+            maxConnectionsPerLoop: self.maxConnectionsPerLoop,
             maxInFlightPerConnection: 256, maxWaitersPerLoop: 1024)
         self.pools = loops.loops.map { RESPConnectionPool(loop: $0, settings: settings) }
         BrokenPipe.ignore()
@@ -72,7 +74,7 @@ public final class RESPClient: Sendable {
         // Each retry needs a command that provably never left; the bound stops a pool of
         // dead connections from passing it round longer than it has connections.
         let command = RESPPendingCommand(
-            wire: wire, deadline: deadline, attemptsLeft: pools.count * 4 + 1,
+            wire: wire, deadline: deadline, attemptsLeft: maxConnectionsPerLoop + 1,
             completion: completion)
         if let loop = group.loops.first(where: \.inLoop) {
             return pools[loop.index].submit(command)

@@ -60,6 +60,11 @@ final class RESPConnection: @unchecked Sendable {
     private var timer: LoopTimer?
     private var timerAt: Deadline?
     private var establishCompletion: ((Result<Void, RESPError>) -> Void)?
+    /// The TLS handshake's deadline, then the setup commands sent once it completes.
+    private var handshakeTimer: LoopTimer?
+    private var pendingSetup: (steps: [(wire: [UInt8], step: SetupStep)], deadline: Deadline)?
+    /// Setup commands not yet answered.
+    private var setupLeft = 0
     private var onClose: ((RESPConnection, [RESPPendingCommand], RESPError) -> Void)?
 
     /// Takes over a connected channel and starts watching it. Call on the channel's loop.
@@ -107,10 +112,6 @@ final class RESPConnection: @unchecked Sendable {
         pendingSetup = (setup, deadline)
         advanceHandshake()
     }
-
-    private var handshakeTimer: LoopTimer?
-    private var pendingSetup: (steps: [(wire: [UInt8], step: SetupStep)], deadline: Deadline)?
-    private var setupLeft = 0
 
     private func sendSetup(_ setup: [(wire: [UInt8], step: SetupStep)], deadline: Deadline) {
         state = .settingUp
@@ -262,7 +263,8 @@ final class RESPConnection: @unchecked Sendable {
                 plaintext.removeAll()
                 return close(error)
             }
-            plaintext.removeAll(keepingCapacity: true)
+            // A large reply's buffer is not kept for an idle connection.
+            plaintext.removeAll(keepingCapacity: plaintext.capacity <= 64 * 1024)
         }
         var index = 0
         while index < replies.count, state != .closed {

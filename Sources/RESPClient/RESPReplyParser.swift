@@ -114,20 +114,24 @@ public struct RESPReplyParser: Sendable {
             }
             return index + 1
         case .line(let kind):
-            // Up to the CR, in one go.
+            // Up to the CR, in one go; each byte is checked as it would be if it came
+            // alone (the bare LF, then the line's bound, then the reply's), so the
+            // violation named does not depend on how the bytes were split.
+            let maxLine = kind == .simpleString || kind == .error ? limits.maxLineBytes : 20
             var end = index
             while end < input.count, input[end] != 0x0D {
                 guard input[end] != 0x0A else {
                     throw .protocolViolation(reason: "bare LF in a line")
                 }
+                guard line.count + (end - index) < maxLine else {
+                    throw .protocolViolation(reason: "line over \(maxLine) bytes")
+                }
+                guard replyBytes + (end - index) < limits.maxReplyBytes else {
+                    throw .protocolViolation(reason: "reply over \(limits.maxReplyBytes) bytes")
+                }
                 end += 1
             }
-            let taken = end - index
-            let maxLine = kind == .simpleString || kind == .error ? limits.maxLineBytes : 20
-            guard line.count + taken <= maxLine else {
-                throw .protocolViolation(reason: "line over \(maxLine) bytes")
-            }
-            try count(taken)
+            replyBytes += end - index
             line.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<end]))
             if end < input.count {
                 try count(1)
@@ -152,14 +156,14 @@ public struct RESPReplyParser: Sendable {
         case .bulkCarriageReturn:
             try count(1)
             guard input[index] == 0x0D else {
-                throw .protocolViolation(reason: "bulk string longer than its length")
+                throw .protocolViolation(reason: "bulk string not followed by CRLF")
             }
             state = .bulkLineFeed
             return index + 1
         case .bulkLineFeed:
             try count(1)
             guard input[index] == 0x0A else {
-                throw .protocolViolation(reason: "CR not followed by LF")
+                throw .protocolViolation(reason: "bulk string not followed by CRLF")
             }
             state = .type
             let payload = bulk
@@ -208,10 +212,12 @@ public struct RESPReplyParser: Sendable {
             guard declared <= limits.maxArrayCount else {
                 throw .protocolViolation(reason: "array over \(limits.maxArrayCount) elements")
             }
-            if declared == 0 { return complete(.array([]), into: &replies) }
+            // An empty array counts as deep as any other (FuzzRESP's second find, seed
+            // regression-empty-array-past-depth).
             guard stack.count < limits.maxDepth else {
                 throw .protocolViolation(reason: "arrays nested over \(limits.maxDepth) deep")
             }
+            if declared == 0 { return complete(.array([]), into: &replies) }
             stack.append(Frame(remaining: Int(declared), elements: []))
         }
     }

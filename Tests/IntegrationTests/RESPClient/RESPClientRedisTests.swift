@@ -136,6 +136,22 @@ import Transport
         }
     }
 
+    /// A value past the bulk bound (512 KiB) is refused, not buffered; the connection
+    /// it came on is dropped and the next command gets a fresh one.
+    @Test func aReplyPastTheBoundIsRefusedAndTheClientCarriesOn() async throws {
+        let redis = try await RedisServer.start()
+        let store = try client("redis://127.0.0.1:\(redis.port)")
+        defer { store.shutdown() }
+        let big = [UInt8](repeating: 0x41, count: 512 * 1024 + 1)
+        #expect(try await store.send([bytes("SET"), bytes("big"), big]) == .simpleString("OK"))
+        await #expect(
+            throws: RESPError.protocolViolation(reason: "bulk string over 524288 bytes")
+        ) {
+            try await store.send([self.bytes("GET"), self.bytes("big")])
+        }
+        #expect(try await store.send([bytes("STRLEN"), bytes("big")]) == .integer(524_289))
+    }
+
     /// The store dies (SIGKILL) and comes back on the same port: commands fail while it
     /// is down, quickly, and the client reconnects by itself afterwards.
     @Test func aRestartedServerIsReconnectedToByItself() async throws {
