@@ -82,7 +82,7 @@ extension KeyRing {
             }
             let nonce = UnsafeMutableRawBufferPointer(
                 rebasing: sealed[headerCount..<ciphertextStart])
-            guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
+            guard SecureRandom.fillNonce(nonce) else { throw .cryptoUnavailable }
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context
             ) { associatedData throws(SealingError) in

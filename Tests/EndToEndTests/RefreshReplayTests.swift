@@ -93,6 +93,31 @@ import Testing
             try await stack.finish(secrets: [sealed, rotatedSealed, "stub-rotated-slow"]) == 0)
     }
 
+    /// Concurrent refreshes behind a provider slower than the deadline: one call, and every
+    /// request gets its 504 when it does, not one after another (nothing is kept).
+    @Test func concurrentRefreshesShareATimeoutAndNothingIsKept() async throws {
+        let (stack, sealed) = try await Self.stack(extra: [
+            "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1"
+        ])
+        try await stack.stub.answer(
+            body: #"{"access_token":"late","token_type":"Bearer"}"#, mode: "slow",
+            delayMilliseconds: 3000)
+        let port = stack.port
+        let start = ContinuousClock.now
+        let answers = try await withThrowingTaskGroup(of: Exchange.Answer.self) { group in
+            for _ in 0..<3 { group.addTask { try await Self.refresh(port, sealed) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(ContinuousClock.now - start < .milliseconds(2500))
+        #expect(answers.map(\.status) == [504, 504, 504])
+        #expect(answers.allSatisfy { $0.error == "upstream_timeout" })
+        #expect(try await Self.refreshCalls(stack.stub) == 1)
+        try await stack.stub.answerTokens(["access_token": "now", "token_type": "Bearer"])
+        #expect(try await Self.refresh(stack.port, sealed).status == 200)
+        #expect(try await Self.refreshCalls(stack.stub) == 2)
+        #expect(try await stack.finish(secrets: [sealed]) == 0)
+    }
+
     @Test func invalidGrantIsKept() async throws {
         let (stack, sealed) = try await Self.stack()
         let refusal = #"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#

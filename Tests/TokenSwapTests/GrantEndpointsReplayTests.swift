@@ -82,12 +82,13 @@ import Transport
             _ upstream: any UpstreamTransport, keys: String = F.newKey + "," + F.oldKey,
             replaySeconds: Int = 60, store: MemoryStateStore? = nil, capacity: Int = 100
         ) throws {
-            let (clock, timers, metrics) = (self.clock, self.timers, self.metrics)
+            let (clock, timers) = (self.clock, self.timers)
+            let evictions = replaySeconds > 0 ? metrics.refreshReplayEvictionCounter() : nil
             self.store =
                 store
                 ?? MemoryStateStore(
                     replayCapacity: capacity, shardCount: 1, clock: { clock.now },
-                    timers: timers.timers, onEviction: { metrics.refreshReplayEvicted() })
+                    timers: timers.timers, onEviction: { evictions?.increment() })
             provider = try F.provider()
             service = GrantEndpoints(
                 keyRing: try KeyRing(parsing: keys), transport: upstream,
@@ -207,6 +208,45 @@ import Transport
         F.form("refresh_token=\(sealed)", path: "/v1/refresh")
     }
 
+    /// Single flight shares whatever the call in flight answered (CONTRACT §12): the
+    /// waiters get the same 429 (with its Retry-After), 502 or 504, and nothing is kept.
+    @Test(
+        arguments: [
+            RecordingUpstream.json(429, "busy", headers: [("Retry-After", "7")]),
+            RecordingUpstream.json(503, "down"),
+            .failure(.timeout(.exchange)),
+            .failure(.unreachable(reason: "connect: ECONNREFUSED")),
+        ])
+    func waitersGetTheTransientAnswerOfTheCallInFlight(_ answer: RecordingUpstream.Answer)
+        async throws
+    {
+        let upstream = GatedUpstream(answer)
+        let fixture = try Fixture(upstream)
+        let sealed = try F.seal("raw-t", keys: F.newKey, provider: fixture.provider)
+        let collected = Collected()
+        for _ in 0..<3 {
+            fixture.service.refresh(
+                Self.form(sealed), provider: fixture.provider, completion: collected.record)
+        }
+        upstream.release()
+        let answers = collected.all
+        #expect(answers.count == 3)
+        #expect(upstream.callCount == 1)
+        let first = try #require(answers.first)
+        #expect(first.status.code != 200)
+        for other in answers.dropFirst() {
+            #expect(other.status.code == first.status.code)
+            #expect(other.body == first.body)
+            #expect(other.headers["Retry-After"] == first.headers["Retry-After"])
+            GrantErrorTests.expectTokenHeaders(other)
+        }
+        // Nothing kept: the next request calls the provider again.
+        #expect(fixture.store.replayCount == 0)
+        fixture.service.refresh(
+            Self.form(sealed), provider: fixture.provider, completion: collected.record)
+        #expect(upstream.callCount == 2)
+    }
+
     @Test func invalidGrantIsKept() async throws {
         let refusal = #"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#
         let upstream = RecordingUpstream(
@@ -283,7 +323,7 @@ import Transport
         let context = SealingContext(provider: "spotify", clientID: "client-1", kind: .keptAnswer)
         let key = try #require(StateKey(.refresh, scope: "spotify", value: "T"))
         let other = try #require(StateKey(.refresh, scope: "spotify", value: "U"))
-        let kept = KeptAnswer(status: .ok, body: Array(Self.tokens.utf8))
+        let kept = KeptAnswer(status: 200, body: Array(Self.tokens.utf8))
         let plaintext = kept.plaintext(boundTo: key)
         #expect(KeptAnswer(plaintext: plaintext, boundTo: key) == kept)
         #expect(KeptAnswer(plaintext: plaintext, boundTo: other) == nil)
@@ -291,10 +331,13 @@ import Transport
         wrongVersion[0] = 2
         #expect(KeptAnswer(plaintext: wrongVersion, boundTo: key) == nil)
         #expect(KeptAnswer(plaintext: Array(plaintext.prefix(20)), boundTo: key) == nil)
-        var otherStatus = plaintext
-        otherStatus[34] = 0xF4  // 500
-        otherStatus[33] = 0x01
-        #expect(KeptAnswer(plaintext: otherStatus, boundTo: key) == nil)
+        var noStatus = plaintext
+        noStatus[33] = 0x00
+        noStatus[34] = 0x64  // 100: not an answer a request ends with
+        #expect(KeptAnswer(plaintext: noStatus, boundTo: key) == nil)
+        let throttled = KeptAnswer(status: 429, retryAfterSeconds: 7, body: [0x7B, 0x7D])
+        #expect(
+            KeptAnswer(plaintext: throttled.plaintext(boundTo: key), boundTo: key) == throttled)
         // Its own kind: it never opens as a refresh token, and a refresh token never as it.
         let sealed = try ring.seal(plaintext, context: context)
         var asRefresh = context

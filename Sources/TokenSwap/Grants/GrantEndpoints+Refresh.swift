@@ -58,11 +58,12 @@ extension GrantEndpoints {
                     completion: done)
             },
             replayed: { [self] result in
-                // A replayed success of a legacy token gives back the allowance its open
-                // took, as its first refresh did (`settledLegacyRefresh`).
-                if legacyFormat != nil, case .success = result {
-                    legacyFailureLimit?.giveBack(for: request)
-                }
+                // A replayed answer to a legacy token settles the allowance its open took
+                // as the first refresh did (`settledLegacyRefresh`): kept after a refusal,
+                // given back after anything else.
+                guard legacyFormat != nil else { return }
+                if case .failure(let error) = result, error.status.code == 400 { return }
+                legacyFailureLimit?.giveBack(for: request)
             }, completion: finish)
     }
 

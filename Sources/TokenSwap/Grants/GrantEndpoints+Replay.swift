@@ -33,9 +33,9 @@ extension GrantEndpoints {
     }
 
     /// Answers a refresh-shaped request whose sealed value opened: the kept answer when
-    /// there is one (or the answer of the call in flight), else `call` (the provider
-    /// exchange and sealing) once, its answer kept when it is a `200` or, with `refusals`,
-    /// a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
+    /// there is one, the answer of the call in flight when there is one (whatever it is),
+    /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
+    /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
     /// (a legacy token gives back its failure allowance on a replayed success).
     /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
     func replaying(
@@ -137,26 +137,28 @@ extension GrantEndpoints {
         case .success(.kept(let sealed, let age)):
             // One that no longer opens (its key left the ring) counts as absent.
             guard let kept = openKept(sealed, key: key, provider: provider) else { return .call }
-            metrics.refreshReplayed(provider: provider.name, reason)
+            metrics.refreshReplayed(provider: provider.name, reason, in: replayCounters)
             return .answer(kept.replayed(age: age))
         }
     }
 
-    /// Settles the claim on `key` with what of `result` is kept (sealed), or frees it.
+    /// Settles the claim on `key` with `result`, sealed: kept for the window when it is a
+    /// `200` or (with `refusals`) a `400 invalid_grant`, else handed to the waiters of this
+    /// call only (`keepFor` zero), so each concurrent request gets the answer of the one in
+    /// flight and the next one calls the provider again.
     private func keep(
         _ result: Result<HTTPResponse, GrantError>, under key: StateKey, provider: Provider,
         refusals: Bool
     ) {
-        var sealed: [UInt8]?
-        if let kept = KeptAnswer(result, refusals: refusals) {
-            // An answer too long to seal is not kept: the next repeat calls the provider.
-            sealed = try? keyRing.seal(
-                kept.plaintext(boundTo: key),
-                context: Self.context(provider, kind: .keptAnswer)
-            ).utf8.map { $0 }
-        }
+        let answer = KeptAnswer(result)
+        // An answer that does not seal frees the key: a waiter then calls the provider.
+        let sealed = try? keyRing.seal(
+            answer.plaintext(boundTo: key), context: Self.context(provider, kind: .keptAnswer))
         // A settle that fails leaves nothing kept; the store reports its own failures.
-        state.settle(key, answer: sealed, keepFor: replayWindow) { _ in }
+        state.settle(
+            key, answer: sealed.map { Array($0.utf8) },
+            keepFor: answer.isKept(refusals: refusals) ? replayWindow : .zero
+        ) { _ in }
     }
 
     private func openKept(_ sealed: [UInt8], key: StateKey, provider: Provider) -> KeptAnswer? {

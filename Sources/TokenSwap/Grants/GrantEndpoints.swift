@@ -28,6 +28,8 @@ public final class GrantEndpoints: Sendable {
     let state: any StateStore
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
+    /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
+    let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
     /// - Parameters:
     ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
@@ -50,8 +52,7 @@ public final class GrantEndpoints: Sendable {
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
         self.state =
-            state ?? MemoryStateStore(onEviction: { [metrics] in metrics.refreshReplayEvicted() })
-        if self.refreshReplaySeconds > 0 { metrics.registerReplayMetrics() }
+            state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
