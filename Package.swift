@@ -126,7 +126,8 @@ let package = Package(
         .testTarget(name: "RESPClientTests", dependencies: ["RESPClient"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         .testTarget(
-            name: "TokenSwapTests", dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport"]),
+            name: "TokenSwapTests",
+            dependencies: ["TokenSwap", "TokenSwapFixtures", "TestSupport", "RESPClient"]),
         // The sandbox's own behaviour, without sockets.
         .testTarget(
             name: "TokenSwapSandboxTests",
