@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "TokenSwapTests",
             dependencies: [
-                "TokenSwap", "TokenSwapFixtures", "TestSupport",
+                "TokenSwap", "TokenSwapFixtures", "TestSupport", "RESPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The sandbox's own behaviour, without sockets.
