@@ -15,8 +15,6 @@ public final class GrantEndpoints: Sendable {
     public let logger: Logger
     /// Upstream outcomes, sealing failures and opens by key id are counted here.
     public let metrics: ServiceMetrics
-    /// Local `slow_down` bookkeeping of device polls (RFC 8628 §3.5).
-    let pollSchedule: DevicePollSchedule
     /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
     public let deviceLimit: ClientRateLimit?
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
@@ -61,7 +59,6 @@ public final class GrantEndpoints: Sendable {
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
         self.dpop = dpop
-        self.pollSchedule = DevicePollSchedule()
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
         self.state =
@@ -91,10 +88,13 @@ public final class GrantEndpoints: Sendable {
 extension GrantEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
-    /// `state` nil: a `MemoryStateStore` sized by the configuration.
+    /// `state` nil: a `MemoryStateStore` sized by the configuration. `sharedState`: where
+    /// the per-client limits of `/device/code` and `/introspect` count when a shared store
+    /// is configured (CONTRACT §12); nil: in this copy's memory.
     package convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
-        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil
+        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil,
+        limitsIn sharedState: (any StateStore)? = nil
     ) {
         // One store for every feature's state: the replay window, proof ids, revocations.
         let store = state ?? MemoryStateStore(configuration: configuration, metrics: metrics)
@@ -103,9 +103,11 @@ extension GrantEndpoints {
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
             metrics: metrics,
             deviceLimit: configuration.clientRateLimit(
-                perMinute: configuration.deviceRateLimitPerMinute),
+                perMinute: configuration.deviceRateLimitPerMinute)?.counted(
+                    in: sharedState, name: "device_code"),
             introspectionLimit: configuration.clientRateLimit(
-                perMinute: Double(configuration.introspectionRateLimitPerMinute)),
+                perMinute: Double(configuration.introspectionRateLimitPerMinute))?.counted(
+                    in: sharedState, name: "introspection"),
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
             dpop: DPoPGate(configuration: configuration, store: store, metrics: metrics),

@@ -77,10 +77,11 @@ package final class TokenSwapServer: Sendable {
         self.state = state
         let tokens = GrantEndpoints(
             configuration: configuration, transport: upstream, logger: logger, metrics: metrics,
-            state: state.store)
+            state: state.store, limitsIn: state.failover)
         let readiness = Readiness(stateStore: state.failover)
         self.readiness = readiness
-        let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
+        let pipeline = Self.pipeline(
+            for: configuration, logger: logger, metrics: metrics, sharedState: state.failover)
         self.pipeline = pipeline
 
         let tokenRoutes = tokens.routes(for: configuration)
