@@ -19,10 +19,15 @@
 
 enum { coordinate_bytes = 32, digest_bytes = 32 };
 
-// P-256, made once and only read afterwards (EC_KEY_set_group copies it).
+// P-256 and SHA-256, made once and only read afterwards (EC_KEY_set_group copies the
+// group; on OpenSSL 3 `EVP_sha256()` would be fetched from the provider on every digest).
 static EC_GROUP *p256;
+static EVP_MD *sha256;
 static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
-static void make_p256(void) { p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1); }
+static void make_p256(void) {
+    p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
 
 static const EC_GROUP *p256_group(void) {
     if (pthread_once(&p256_once, make_p256) != 0) return NULL;
@@ -84,7 +89,9 @@ int tokenswap_es256_verify(
     EC_KEY *key = point != NULL ? EC_KEY_new() : NULL;
     ECDSA_SIG *value = key != NULL ? signature_value(signature) : NULL;
     int valid = value != NULL
-        && EVP_Digest(message, message_length, digest, &digest_length, EVP_sha256(), NULL) == 1
+        && EVP_Digest(
+            message, message_length, digest, &digest_length,
+            sha256 != NULL ? sha256 : EVP_sha256(), NULL) == 1
         && digest_length == digest_bytes
         && EC_KEY_set_group(key, group) == 1
         && EC_KEY_set_public_key(key, point) == 1
