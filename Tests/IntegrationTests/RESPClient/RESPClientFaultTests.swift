@@ -36,6 +36,32 @@ import Transport
         #expect(took < .seconds(3))
     }
 
+    /// Commands pile up on a store that does not answer only to a bound: one connection
+    /// takes 256 in flight, and the rest are refused at once rather than queued without
+    /// end; the 256 then time out.
+    @Test func aStuckStoreFillsThePoolToItsBoundAndNoFurther() async throws {
+        let (fd, port) = try Loopback.bind(listenBacklog: 8)
+        defer { close(fd) }
+        let store = try RESPClient(
+            endpoint: RESPEndpoint(url: "redis://127.0.0.1:\(port)"), loops: Self.group,
+            timeout: .seconds(1), maxConnectionsPerLoop: 1)
+        defer { store.shutdown() }
+        let results = await withTaskGroup(of: Result<RESPValue, RESPError>.self) { group in
+            for _ in 0..<300 {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        store.send([Array("PING".utf8)]) { continuation.resume(returning: $0) }
+                    }
+                }
+            }
+            var all: [Result<RESPValue, RESPError>] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.filter { $0 == .failure(.poolExhausted) }.count == 44)
+        #expect(results.filter { $0 == .failure(.timedOut) }.count == 256)
+    }
+
     /// The same over `rediss://`: the TLS handshake itself is under the deadline.
     @Test func aTLSHandshakeThatNeverCompletesTimesOut() async throws {
         let (fd, port) = try Loopback.bind(listenBacklog: 8)

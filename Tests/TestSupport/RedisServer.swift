@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,20 +8,21 @@ import TestSupport
 /// A real `redis-server` of the test's own (never the system service): a free loopback
 /// port, no persistence (`--save ''`, `--appendonly no`), a fresh temporary folder, and
 /// whatever settings the test adds (requirepass, an ACL user, TLS, an idle timeout).
-/// Killed by `stop()` or when released; `restart()` brings it back on the same port.
-final class RedisServer: Sendable {
-    let port: UInt16
+/// Shared by the integration and end-to-end tests. Killed by `stop()` or when released; `restart()` brings it back on the same port.
+public final class RedisServer: Sendable {
+    public let port: UInt16
     private let arguments: [String]
     private let directory: String
     private let process: Mutex<ChildProcess?>
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// - Parameter tls: a `TestPKI` certificate name: the server then listens with TLS
     ///   only (`--tls-port`), presenting that certificate.
-    static func start(tls: String? = nil, _ extra: [String] = []) async throws -> RedisServer {
+    public static func start(tls: String? = nil, _ extra: [String] = []) async throws -> RedisServer
+    {
         try await offPool { try RedisServer(tls: tls, extra) }
     }
 
@@ -68,7 +68,7 @@ final class RedisServer: Sendable {
     }
 
     /// SIGKILL: the store dies as a crash would, connections reset.
-    func kill() {
+    public func kill() {
         process.withLock { child in
             child?.kill()
             child = nil
@@ -76,11 +76,11 @@ final class RedisServer: Sendable {
     }
 
     /// Starts again on the same port (after `kill`).
-    func restart() async throws {
+    public func restart() async throws {
         try await offPool { try self.launch() }
     }
 
-    func stop() {
+    public func stop() {
         kill()
         try? FileManager.default.removeItem(atPath: directory)
     }
