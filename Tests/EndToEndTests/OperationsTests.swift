@@ -73,7 +73,7 @@ import Testing
 
     @Test func overTheRateA429WithRetryAfterThenRecovery() async throws {
         let server = try await Self.sandbox([
-            "TOKENSWAP_RATE_LIMIT": "0.5", "TOKENSWAP_RATE_LIMIT_BURST": "2",
+            "TOKENSWAP_RATE_LIMIT": "0.2", "TOKENSWAP_RATE_LIMIT_BURST": "2",
         ])
         for _ in 0..<2 {
             let allowed = try await Exchange.form(
