@@ -64,6 +64,31 @@ import Testing
         #expect(try await a.finish(secrets: ["store-pass-e2e", sealed]) == 0)
     }
 
+    /// CONTRACT §7 and §12: a poll too soon after one on the other copy is `slow_down`
+    /// there too, answered without asking the provider, and the raised interval holds on
+    /// both copies.
+    @Test func aDeviceSlowDownHoldsOnTheOtherCopy() async throws {
+        let redis = try await RedisServer.start()
+        let environment = Self.state(redis, ["TOKENSWAP_ENCRYPTION_KEYS": Deployment.newKey("A")])
+        let a = try await TokenSwapProcess.serve(["--sandbox"], environment: environment)
+        let b = try await TokenSwapProcess.serve(["--sandbox"], environment: environment)
+        let code = try await DeviceFlow.requestCode(a.port)
+        let sealed = try #require(code.string("device_code"))
+        let first = try await DeviceFlow.poll(a.port, deviceCode: sealed)
+        #expect(first.error == "authorization_pending")
+        let second = try await DeviceFlow.poll(b.port, deviceCode: sealed)
+        #expect(second.error == "slow_down")
+        #expect(DeviceFlow.interval(second) == 6)
+        let third = try await DeviceFlow.poll(a.port, deviceCode: sealed)
+        #expect(DeviceFlow.interval(third) == 11)
+        let local = #"tokenswap_device_polls_total{provider="spotify",outcome="slow_down_local"}"#
+        #expect(try await DeviceFlow.metric(b.port, local) == 1)
+        let upstream = #"tokenswap_upstream_requests_total{provider="spotify",outcome="ok"}"#
+        #expect(try await DeviceFlow.metric(b.port, upstream) == 0, "b never asked its provider")
+        #expect(try await a.stop() == 0)
+        #expect(try await b.stop() == 0)
+    }
+
     @Test func openModeKeepsAnsweringWithoutTheStoreAndRecoversWithOneLineEachWay()
         async throws
     {

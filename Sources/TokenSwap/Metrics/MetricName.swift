@@ -117,7 +117,8 @@ enum MetricName {
     static var stateStoreUp: MetricNameDescriptor {
         descriptor(
             "tokenswap_state_store_up",
-            "Whether the shared state store (TOKENSWAP_STATE_URL) answers: 1 while it does, 0 while it is down.")
+            "Whether the shared state store (TOKENSWAP_STATE_URL) answers: 1 while it does, 0 while it is down."
+        )
     }
     static var stateStoreErrors: MetricNameDescriptor {
         descriptor(

@@ -50,6 +50,14 @@ public struct RequestPipeline: Sendable {
         let endpoint = route.handler
         return route.map { _ in
             HTTPHandler { request, server, respond in
+                guard pipeline.rateLimitStore != nil else {
+                    // In memory: decided in place, no closure for the limit's answer.
+                    let (context, refused) = pipeline.begin(request, server, kind: kind)
+                    if let refused { return respond(finish(request, refused, context)) }
+                    return endpoint(request, context) { answer in
+                        respond(finish(request, answer, context))
+                    }
+                }
                 pipeline.begin(request, server, kind: kind) { context, refused in
                     if let refused { return respond(finish(request, refused, context)) }
                     endpoint(request, context) { answer in
@@ -61,7 +69,20 @@ public struct RequestPipeline: Sendable {
     }
 
     /// Before the endpoint: the request's context, and the answer when the rate limit
-    /// refuses it; answered at once (no hop) unless the limit counts in a shared store.
+    /// (in memory: `rateLimitStore` nil) refuses it.
+    func begin(_ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind)
+        -> (ServiceContext, EndpointAnswer?)
+    {
+        let context = ServiceContext(
+            requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
+        guard kind == .grant, let rateLimiter else { return (context, nil) }
+        let client = trustedProxies.clientAddress(
+            peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+        guard let limited = refusal(rateLimiter.take(for: client)) else { return (context, nil) }
+        return (context, Self.answer(limited))
+    }
+
+    /// `begin` for a limit counted in the shared store: answered from the store's loop.
     func begin(
         _ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind,
         _ next: @escaping @Sendable (ServiceContext, EndpointAnswer?) -> Void
@@ -70,13 +91,22 @@ public struct RequestPipeline: Sendable {
             requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
         guard kind == .grant else { return next(context, nil) }
         limit(request) { limited in
-            guard let limited else { return next(context, nil) }
-            next(
-                context,
-                EndpointAnswer(
-                    limited.response,
-                    outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode)))
+            next(context, limited.map(Self.answer))
         }
+    }
+
+    /// The 429 a refused request is answered, with its outcome for the log line.
+    static func answer(_ limited: GrantError) -> EndpointAnswer {
+        EndpointAnswer(
+            limited.response,
+            outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
+    }
+
+    /// The 429 for `decision`, or nil to go on.
+    func refusal(_ decision: RateDecision) -> GrantError? {
+        guard case .limited(let seconds) = decision else { return nil }
+        metrics.rejected(.rateLimited)
+        return .rateLimited(retryAfterSeconds: seconds)
     }
 
     /// After the endpoint: CORS, the request id, metrics and the log line.
@@ -116,15 +146,11 @@ public struct RequestPipeline: Sendable {
         guard let rateLimiter else { return completion(nil) }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        let metrics = self.metrics
-        let decided: @Sendable (RateDecision) -> Void = { decision in
-            guard case .limited(let seconds) = decision else { return completion(nil) }
-            metrics.rejected(.rateLimited)
-            completion(.rateLimited(retryAfterSeconds: seconds))
+        guard let rateLimitStore else { return completion(refusal(rateLimiter.take(for: client))) }
+        let pipeline = self
+        ClientRateLimit.take(client, limiter: rateLimiter, store: rateLimitStore, name: "request") {
+            completion(pipeline.refusal($0))
         }
-        guard let rateLimitStore else { return decided(rateLimiter.take(for: client)) }
-        ClientRateLimit.take(
-            client, limiter: rateLimiter, store: rateLimitStore, name: "request", decided)
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE

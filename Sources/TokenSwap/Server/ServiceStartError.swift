@@ -1,5 +1,5 @@
-import RESPClient
 import HTTPClient
+import RESPClient
 import TLS
 import Transport
 

@@ -23,10 +23,17 @@ struct StateScript: Sendable, Hashable {
     /// is there (in flight, or the kept answer and its age) in the same atomic step; a
     /// `GET` after a failed `SET NX` could see the key settled, freed or expired in
     /// between, and a third round trip would be needed to tell.
+    ///
+    /// `ARGV[2]` is `wait` for a waiter's look (`awaitAnswer`): only a waiter gets an
+    /// answer handed over without a window (state `h`); a new claim takes such a key.
     static let claim = StateScript(
         name: "claim",
         body: """
             local state = redis.call('HGET', KEYS[1], 's')
+            if state == 'h' and ARGV[2] ~= 'wait' then
+              redis.call('DEL', KEYS[1])
+              state = nil
+            end
             if not state then
               redis.call('HSET', KEYS[1], 's', 'f')
               redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -40,15 +47,16 @@ struct StateScript: Sendable, Hashable {
             return {'kept', redis.call('HGET', KEYS[1], 'a') or '', age}
             """)
 
-    /// Ends a claim: with `ARGV[2]` (a sealed answer) kept for `ARGV[1]` ms and stamped
+    /// Ends a claim: with `ARGV[3]` (a sealed answer) kept for `ARGV[1]` ms in state
+    /// `ARGV[2]` (`k` kept for every request, `h` handed to the waiters only) and stamped
     /// with the server's time; without it (or with no time to keep it), the key is freed.
     static let settle = StateScript(
         name: "settle",
         body: """
             redis.call('DEL', KEYS[1])
-            if #ARGV < 2 or tonumber(ARGV[1]) < 1 then return 1 end
+            if #ARGV < 3 or tonumber(ARGV[1]) < 1 then return 1 end
             \(now)
-            redis.call('HSET', KEYS[1], 's', 'k', 'a', ARGV[2], 't', now)
+            redis.call('HSET', KEYS[1], 's', ARGV[2], 'a', ARGV[3], 't', now)
             redis.call('PEXPIRE', KEYS[1], ARGV[1])
             return 1
             """)

@@ -61,7 +61,8 @@ package final class RedisStateStore: StateStore {
         _ key: StateKey, inFlightFor: Duration, operation: String,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
-        run(.claim, key, [Self.milliseconds(inFlightFor)], operation: operation) { reply in
+        let look = Self.bytes(operation == "await_answer" ? "wait" : "claim")
+        run(.claim, key, [Self.milliseconds(inFlightFor), look], operation: operation) { reply in
             completion(reply.flatMap { Self.refreshClaim($0, operation: operation) })
         }
     }
@@ -70,10 +71,14 @@ package final class RedisStateStore: StateStore {
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
-        // An answer for the waiters only (no window: a 429, a 504) is kept just long enough
-        // for every waiter to look once more; waiters poll, nothing here can hand it over.
-        let keepFor = answer != nil && keepFor < .milliseconds(1) ? Self.handoff : keepFor
-        var arguments = [Self.milliseconds(keepFor)]
+        // An answer for the waiters only (no window: a 429, a 504) stays just long enough
+        // for every waiter to look once more (waiters poll; nothing here can hand it
+        // over), marked so that a new request claims the key instead of getting it.
+        let handedOver = answer != nil && keepFor < .milliseconds(1)
+        var arguments = [
+            Self.milliseconds(handedOver ? Self.handoff : keepFor),
+            Self.bytes(handedOver ? "h" : "k"),
+        ]
         if let answer { arguments.append(answer) }
         run(.settle, key, arguments, operation: "settle") { reply in
             completion(reply.flatMap { Self.expectInteger($0, operation: "settle").map { _ in } })

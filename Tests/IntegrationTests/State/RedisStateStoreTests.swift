@@ -92,6 +92,26 @@ import Transport
         #expect(try await a.claim(key) == .claimed)
     }
 
+    /// An answer settled without a window (a 429, a 504) goes to the requests waiting
+    /// for it, on either copy, but a request that arrives after it claims the key.
+    @Test func anAnswerWithoutAWindowGoesToTheWaitersOnly() async throws {
+        let redis = try await RedisServer.start()
+        let (a, clientA) = try Self.store(redis)
+        let (b, clientB) = try Self.store(redis)
+        defer { clientA.shutdown(); clientB.shutdown() }
+        let key = Self.key(.refresh)
+        #expect(try await a.claim(key) == .claimed)
+        async let waited = b.awaitAnswer(key, until: .after(seconds: 5))
+        try await Task.sleep(for: .milliseconds(50))
+        try await a.settle(key, answer: [4, 2, 9], keepFor: .zero)
+        guard case .kept(let answer, _) = try await waited else {
+            Issue.record("the waiter did not get the answer handed over")
+            return
+        }
+        #expect(answer == [4, 2, 9])
+        #expect(try await b.claim(key) == .claimed)
+    }
+
     @Test func aWaiterWhoseDeadlinePassesGetsInFlight() async throws {
         let redis = try await RedisServer.start()
         let (a, client) = try Self.store(redis)
