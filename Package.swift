@@ -14,9 +14,10 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
         // For FuzzTesting/ (a separate package that sees products only): the service's
-        // parsers and the key ring. No app links these.
+        // parsers, the key ring and the store's reply parser. No app links these.
         .library(name: "TokenSwap", targets: ["TokenSwap"]),
         .library(name: "Sealing", targets: ["Sealing"]),
+        .library(name: "RESPClient", targets: ["RESPClient"]),
         .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [
@@ -55,6 +56,8 @@ let package = Package(
 
         // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
         .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "TLS"]),
+        // The shared store's RESP2 client (Redis/Valkey, CONTRACT §12): pooled per loop, TLS.
+        .target(name: "RESPClient", dependencies: ["Transport", "TLS"]),
 
         // Sealed refresh tokens: AES-256-GCM key ring; the digests and legacy ciphers the
         // product needs, so that only Sealing and TLS reach OpenSSL.
@@ -64,7 +67,7 @@ let package = Package(
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "Sealing", "TLS",
+                "HTTPServer", "HTTPClient", "RESPClient", "Sealing", "TLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -86,9 +89,11 @@ let package = Package(
             ]
         ),
 
-        // The client kit for apps (CONTRACT §11): Foundation only, no server target, so an
-        // iOS or macOS app can depend on it alone.
-        .target(name: "TokenSwapClient"),
+        // The client kit for apps (CONTRACT §11): Foundation and swift-crypto (DPoP,
+        // §13), no server target, so an iOS or macOS app can depend on it alone.
+        .target(
+            name: "TokenSwapClient",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The client kit's example program (README: "Using tokenswap from an app").
         .executableTarget(
             name: "tokenswap-device-login",
@@ -123,13 +128,14 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
+        .testTarget(name: "RESPClientTests", dependencies: ["RESPClient"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
         // Crypto signs the DPoP proofs the service checks (CONTRACT §13): a test's key, not
         // the service's code.
         .testTarget(
             name: "TokenSwapTests",
             dependencies: [
-                "TokenSwap", "TokenSwapFixtures", "TestSupport",
+                "TokenSwap", "TokenSwapFixtures", "TestSupport", "RESPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The sandbox's own behaviour, without sockets.
@@ -138,14 +144,17 @@ let package = Package(
             dependencies: [
                 "TokenSwapSandbox", "TokenSwap", "TokenSwapFixtures", "HTTPServer", "TestSupport",
             ]),
-        .testTarget(name: "TokenSwapClientTests", dependencies: ["TokenSwapClient"]),
+        .testTarget(
+            name: "TokenSwapClientTests",
+            dependencies: ["TokenSwapClient", .product(name: "Crypto", package: "swift-crypto")]),
         // Real sockets and real deadlines, one folder per component; the suites that
         // measure time are serialized and run alone (TestSupport's ResourceClass).
         // Fixtures (the provider stub, the PKI script) run from the tree (Tests/Fixtures).
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "Sealing", "TokenSwap",
+                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "RESPClient", "Sealing",
+                "TokenSwap",
                 "TokenSwapSandbox", "TokenSwapFixtures", "TokenSwapClient", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -42,6 +42,10 @@ let package = Package(
             dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
         ),
         .executableTarget(
+            name: "FuzzRESP",
+            dependencies: [.product(name: "RESPClient", package: rootIdentity)]
+        ),
+        .executableTarget(
             name: "FuzzDPoP",
             dependencies: [
                 .product(name: "TokenSwap", package: rootIdentity),

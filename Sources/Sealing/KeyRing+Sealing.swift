@@ -63,7 +63,9 @@ extension KeyRing {
         -> OpenedToken
     {
         // Bounded before decoding, so a huge input costs nothing but this comparison.
-        guard sealed.utf8.count <= SealedTokenLayout.maxTextLength else { throw .invalidToken }
+        guard sealed.utf8.count <= SealedTokenLayout.maxTextLength(context.kind) else {
+            throw .invalidToken
+        }
         var sealed = sealed
         return try sealed.withUTF8 { text in
             Result { () throws(SealingError) in
@@ -121,7 +123,9 @@ extension KeyRing {
         let tagStart = ciphertextStart + plaintext.count
         let total = tagStart + SealedTokenLayout.tagByteCount
         // Never issue a token that `open` would refuse for its length.
-        guard Base64URL.encodedLength(byteCount: total) <= SealedTokenLayout.maxTextLength
+        guard
+            Base64URL.encodedLength(byteCount: total)
+                <= SealedTokenLayout.maxTextLength(context.kind)
         else { throw .plaintextTooLong }
 
         return try withScratch(byteCount: total) { sealed throws(SealingError) in
@@ -138,7 +142,7 @@ extension KeyRing {
                 guard fixedNonce.count == nonce.count else { throw .cryptoUnavailable }
                 nonce.copyBytes(from: fixedNonce)
             } else {
-                guard SecureRandom.fill(nonce) else { throw .cryptoUnavailable }
+                guard SecureRandom.fillNonce(nonce) else { throw .cryptoUnavailable }
             }
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context

@@ -6,26 +6,22 @@ import COpenSSL
 package enum SHA256 {
     package static let byteCount = 32
 
-    /// SHA-256 fetched from the provider once: on OpenSSL 3 `EVP_sha256()` is fetched again
-    /// on every digest, a lock and a lookup each (a DPoP refresh digests several times).
-    private struct Fetched: @unchecked Sendable {
-        // Immutable after the fetch and never freed: OpenSSL's algorithm objects are
-        // shared and reference-counted across threads.
-        let algorithm: OpaquePointer?
-    }
-    private static let fetched = Fetched(algorithm: EVP_MD_fetch(nil, "SHA256", nil))
-
-    /// The digest of `bytes`, or nil if OpenSSL fails.
+    /// The digest of `bytes`, or nil if OpenSSL fails. With the algorithm fetched once
+    /// (`FetchedSHA256`): the state store digests a key on every refresh (CONTRACT §12).
     package static func digest(_ bytes: [UInt8]) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        guard let algorithm = FetchedSHA256.shared?.pointer else { return nil }
         var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(
-                input.baseAddress, input.count, &digest, &length,
-                fetched.algorithm ?? EVP_sha256(), nil)
+        var ok: Int32 = 0
+        let digest = [UInt8](unsafeUninitializedCapacity: Int(EVP_MAX_MD_SIZE)) {
+            buffer, initialized in
+            ok = bytes.withUnsafeBytes { input in
+                EVP_Digest(
+                    input.baseAddress, input.count, buffer.baseAddress, &length, algorithm, nil)
+            }
+            initialized = ok == 1 ? min(Int(length), buffer.count) : 0
         }
         guard ok == 1, length == UInt32(byteCount) else { return nil }
-        return Array(digest.prefix(byteCount))
+        return digest
     }
 
     /// RFC 2104 over SHA-256 (block 64 bytes); nil for a key longer than the block (the
@@ -35,5 +31,29 @@ package enum SHA256 {
         let block = key + [UInt8](repeating: 0, count: 64 - key.count)
         guard let inner = digest(block.map { $0 ^ 0x36 } + message) else { return nil }
         return digest(block.map { $0 ^ 0x5C } + inner)
+    }
+}
+
+/// SHA-256 fetched once from OpenSSL's default provider: given the legacy `EVP_sha256()`
+/// object, OpenSSL 3 fetches the algorithm again on every `EVP_Digest` (a locked lookup
+/// by name), which cost more than the digest of a refresh token itself.
+///
+/// `@unchecked Sendable` is sound for the reason `GCMCipher` gives: the pointer is set once
+/// in `init`, a fetched `EVP_MD` is immutable and reference counted, OpenSSL documents
+/// fetched algorithm objects as safe to share between threads (openssl-threads(7)), and it
+/// is freed only in `deinit`.
+final class FetchedSHA256: @unchecked Sendable {
+    /// The process-wide instance; nil only if OpenSSL has no SHA-256.
+    static let shared: FetchedSHA256? = FetchedSHA256()
+
+    let pointer: OpaquePointer
+
+    private init?() {
+        guard let algorithm = EVP_MD_fetch(nil, "SHA256", nil) else { return nil }
+        pointer = algorithm
+    }
+
+    deinit {
+        EVP_MD_free(pointer)
     }
 }

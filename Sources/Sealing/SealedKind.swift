@@ -8,4 +8,8 @@ public enum SealedKind: UInt8, Sendable, Hashable, CaseIterable {
     case refreshToken = 0
     /// A device code with its expiry (RFC 8628 §3.2, CONTRACT §7).
     case deviceCode = 1
+    /// A refresh's answer kept for the replay window (CONTRACT §12): it holds a live
+    /// access token, so it is sealed like a token, and as its own kind it never opens as
+    /// a refresh token or device code (nor they as it).
+    case keptAnswer = 2
 }

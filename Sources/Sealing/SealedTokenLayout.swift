@@ -57,6 +57,15 @@ enum SealedTokenLayout {
     /// The provider's value alone as plaintext.
     static let versionWithoutGrant: UInt8 = 1
     static let maxTextLength = 4096
+    /// A kept answer (CONTRACT §12) holds a whole token response, whose access and id
+    /// tokens may be JWTs of a few KiB each; it is sealed and opened by the service
+    /// itself, never read from a request, so its larger bound costs no exposure.
+    static let maxKeptAnswerTextLength = 65_536
+
+    /// The longest text of a sealed value of `kind`.
+    static func maxTextLength(_ kind: SealedKind) -> Int {
+        kind == .keptAnswer ? maxKeptAnswerTextLength : maxTextLength
+    }
     static let nonceByteCount = AES256GCM.nonceByteCount
     static let tagByteCount = AES256GCM.tagByteCount
 

@@ -20,6 +20,19 @@ public enum SecureRandom {
         batch.withLock { $0.next() }
     }
 
+    /// Fills `nonce` (at most 16 bytes: a GCM nonce is 12) from the same batch as
+    /// `words`: a sealed token on every refresh, and a kept answer beside it (CONTRACT
+    /// §12), would otherwise pay `RAND_bytes`'s fixed cost each. False when OpenSSL could
+    /// not supply the bytes.
+    public static func fillNonce(_ nonce: UnsafeMutableRawBufferPointer) -> Bool {
+        guard nonce.count <= 16 else { return fill(nonce) }
+        guard let (first, second) = words() else { return false }
+        withUnsafeBytes(of: (first, second)) { words in
+            nonce.copyMemory(from: UnsafeRawBufferPointer(rebasing: words[..<nonce.count]))
+        }
+        return true
+    }
+
     private static let batch = Mutex(Batch())
 
     private struct Batch: ~Copyable {

@@ -124,6 +124,7 @@ struct DeviceLoginCommand: AsyncParsableCommand {
         case .refreshed(let seconds): "refreshed (expires in \(seconds.map { "\($0) s" } ?? "?"))"
         case .signedOut(let reason): "signed out: \(reason)"
         case .transientFailure(let failure): "transient failure: \(failure)"
+        case .grantEndingSoon(let seconds): "the grant ends in \(Int(seconds / 86400)) days"
         }
     }
 }

@@ -27,8 +27,25 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, configFile: config,
                 sandbox: sandbox)
             print(loaded.summary)
+            print(loaded.revocationsSummary)
             for warning in loaded.warnings {
                 StandardStream.error.write("tokenswap: warning: \(warning)\n")
+            }
+            // CONTRACT §12: whether the store answered. One that does not is a warning,
+            // not a failure: `serve` starts without it (open mode serves from memory).
+            if let state = loaded.state {
+                if let reason = await state.unanswered(caFile: loaded.caFile) {
+                    StandardStream.error.write(
+                        "tokenswap: warning: TOKENSWAP_STATE_URL: the state store at "
+                            + "\(state.location) did not answer PING (\(reason)); "
+                            + "with TOKENSWAP_STATE_FAILURE=\(state.failure.rawValue) "
+                            + (state.failure == .open
+                                ? "each copy keeps its state in memory until it answers\n"
+                                : "refreshes, device polls and revocations answer 503 until it answers\n")
+                    )
+                } else {
+                    print("state store at \(state.location) answered PING")
+                }
             }
         } catch {
             StandardStream.error.write("tokenswap: \(error)\n")

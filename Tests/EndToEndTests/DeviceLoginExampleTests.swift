@@ -77,8 +77,11 @@ import TokenSwapClient
         let rotated = try #require(try await store.load())
         #expect(rotated != planted)
         // The stored token is the live one: the sandbox revoked each one it rotated away.
+        // It is bound to the key the example keeps beside the file (CONTRACT §13).
+        let key = try #require(try await store.dpopKeyStore?.load())
         expectQuietly(
-            try await backend.refresh(rotated).accessToken.revealed.hasPrefix("sba-"),
+            try await backend.refresh(rotated, dpopKey: key).accessToken.revealed.hasPrefix(
+                "sba-"),
             "the stored token refreshes")
         #expect(try await server.stop() == 0)
         #expect(TokenSwapClientSandboxTests.refreshes(server, status: 200) == 3)

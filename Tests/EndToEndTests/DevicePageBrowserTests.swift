@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The sandbox's verification page in a real browser: headless Chromium (Debian's
 /// `chromium` and `chromium-driver`, driven by `python3-selenium`; `.ci/run` installs

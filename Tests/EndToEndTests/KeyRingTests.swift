@@ -73,7 +73,11 @@ import Testing
         let deployment = Deployment()
         let stub = try await ProviderStub.start()
         try await stub.answerTokens(Self.tokens.merging(["refresh_token": "rt-two"]) { $1 })
-        let environment = deployment.environment(tokenURL: stub.tokenURL(), keys: keys)
+        // Replay off: each copy keeps its own window (CONTRACT §12), and this test's repeat
+        // of one token on copy two must reach the provider.
+        let environment = deployment.environment(
+            tokenURL: stub.tokenURL(), keys: keys,
+            extra: ["TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
         let one = try await TokenSwapProcess.serve(environment: environment)
         let two = try await TokenSwapProcess.serve(environment: environment)
         let swap = try await Exchange.form("/v1/swap", port: one.port, [("code", "code-two")])

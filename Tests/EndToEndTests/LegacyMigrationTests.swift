@@ -81,7 +81,12 @@ import Testing
         let server = try await TokenSwapProcess.serve(
             environment: deployment.environment(
                 tokenURL: stub.tokenURL(), keys: Deployment.newKey("k1"),
-                extra: ["TOKENSWAP_SPOTIFY_LEGACY": files.setting(Self.formats)]))
+                // Replay off (CONTRACT §12): a damaged variant equal to the token as made
+                // would be a repeat, and this test counts each variant's provider call.
+                extra: [
+                    "TOKENSWAP_SPOTIFY_LEGACY": files.setting(Self.formats),
+                    "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
+                ]))
         var raws: [String] = []
         var legacyTokens: [String] = []
         var sealedTokens: [String] = []

@@ -127,7 +127,11 @@ import Testing
     /// A legacy token is counted once its refresh answered 200, not when a decoder opened
     /// it; and a refresh that succeeded gives the failure allowance back.
     @Test func refreshedLegacyTokensAreCountedAndDoNotSpendTheAllowance() async throws {
-        let (stack, files) = try await Self.start(extra: ["TOKENSWAP_LEGACY_FAILURE_LIMIT": "2"])
+        // Replay off: within the window (CONTRACT §12) the refusal below would be kept
+        // as the token's answer, and this test refreshes the same token after it.
+        let (stack, files) = try await Self.start(extra: [
+            "TOKENSWAP_LEGACY_FAILURE_LIMIT": "2", "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
+        ])
         defer { files.remove() }
         let token = try await LegacyMigrationTests.legacyToken(
             Self.format, secret: try Self.secret(files),

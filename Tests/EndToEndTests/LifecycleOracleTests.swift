@@ -77,7 +77,7 @@ import Testing
         #expect(first.status == 200)
         #expect(first.upstreamCalls == (row.style == "none" ? 0 : 1))
         if row.endpoint == "revoke" {
-            let disposition = row.style == "none" ? "unsupported" : "forwarded"
+            let disposition = row.style == "none" ? "broker" : "forwarded"
             #expect(first.headers.contains("tokenswap-revocation: \(disposition)"))
         }
         #expect(!first.counterDeltas.keys.contains { $0.hasPrefix("tokenswap_sealed_token_opens") })

@@ -58,7 +58,8 @@ import Testing
         #expect(v12.output.contains("Verify return code: 0 (ok)"))
         // ECDHE key exchange and an AEAD cipher (GCM or ChaCha20-Poly1305).
         let cipher = v12.output.split(separator: "\n").first { $0.contains("Cipher is") } ?? ""
-        #expect(cipher.contains("ECDHE-") && (cipher.contains("GCM") || cipher.contains("CHACHA20")))
+        #expect(
+            cipher.contains("ECDHE-") && (cipher.contains("GCM") || cipher.contains("CHACHA20")))
 
         let v13 = try await ServedPair.sClient(port: server.port, ["-tls1_3"])
         #expect(v13.output.contains("New, TLSv1.3, Cipher is TLS_"), "\(v13.output)")
@@ -90,7 +91,8 @@ import Testing
         let pair = try await ServedPair.make("good")
         let server = try await Self.serve(pair)
         defer { Task { try await server.stop() } }
-        #expect(try await ServedPair.servedIssuer(port: server.port) == "issuer=CN = tokenswap test CA")
+        #expect(
+            try await ServedPair.servedIssuer(port: server.port) == "issuer=CN = tokenswap test CA")
 
         let load = try pair.curlLoop(port: server.port, path: "/healthz", count: 150)
         try await Task.sleep(for: .milliseconds(500))
@@ -135,15 +137,18 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.standardOutput.contains("tls certificate reload refused"))
         #expect(server.standardOutput.contains("key values mismatch"))
-        #expect(try await Self.curl(pair, port: server.port, path: "/healthz").output.hasPrefix("200"))
-        #expect(try await ServedPair.servedIssuer(port: server.port) == "issuer=CN = tokenswap test CA")
+        #expect(
+            try await Self.curl(pair, port: server.port, path: "/healthz").output.hasPrefix("200"))
+        #expect(
+            try await ServedPair.servedIssuer(port: server.port) == "issuer=CN = tokenswap test CA")
 
         // Garbage for a certificate, noticed by the file poll.
         try pair.write(certificateText: "not a certificate\n")
         try await Task.sleep(for: .milliseconds(2500))
         #expect(server.standardOutput.contains("no start line"))
         #expect(server.standardOutput.contains("trigger=\"file change\""))
-        #expect(try await Self.curl(pair, port: server.port, path: "/healthz").output.hasPrefix("200"))
+        #expect(
+            try await Self.curl(pair, port: server.port, path: "/healthz").output.hasPrefix("200"))
         #expect(!server.standardOutput.contains("tls certificate reloaded"))
         try await server.stop()
         expectNoSecrets(in: [server.output], try Self.keyLines(pki, ["good", "foreign"]))
@@ -176,7 +181,8 @@ import Testing
         let near = try await TokenSwapProcess.run(
             ["check-config", "--sandbox"], environment: pair.environment)
         #expect(near.status == 0, "\(near.stderr)")
-        #expect(near.stderr.contains("warning: TOKENSWAP_TLS_CERT_FILE: the certificate expires in"))
+        #expect(
+            near.stderr.contains("warning: TOKENSWAP_TLS_CERT_FILE: the certificate expires in"))
         #expect(near.stdout.contains(", https (certificate \(pair.certificate))"))
         let expired = try await ServedPair.make("expired")
         let past = try await TokenSwapProcess.run(
@@ -206,7 +212,8 @@ import Testing
         let mismatched = try await TokenSwapProcess.run(
             ["check-config", "--sandbox"], environment: pair.environment)
         #expect(mismatched.status == 2)
-        #expect(mismatched.stderr.contains("TOKENSWAP_TLS_KEY_FILE: expected"), "\(mismatched.stderr)")
+        #expect(
+            mismatched.stderr.contains("TOKENSWAP_TLS_KEY_FILE: expected"), "\(mismatched.stderr)")
         #expect(mismatched.stderr.contains("key values mismatch"))
         // serve refuses it the same way.
         let serve = try await TokenSwapProcess.run(

@@ -76,6 +76,9 @@ import Testing
             stub: stub,
             extra: [
                 "TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS": "1",
+                // Off: one sealed token meets every provider answer here, which the
+                // replay window (CONTRACT §12) would answer with the first one kept.
+                "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
                 "TOKENSWAP_CORS_ORIGINS": "https://app.example",
                 "TOKENSWAP_SPOTIFY_REVOCATION_URL": stub.tokenURL(lifecyclePaths[0]),
                 "TOKENSWAP_SPOTIFY_INTROSPECTION_URL": stub.tokenURL(lifecyclePaths[1]),

@@ -4,7 +4,7 @@ import Testing
 /// `POST /v1/<name>/revoke` (CONTRACT §8, RFC 7009) through the binary, against a stub
 /// provider: what the provider receives per style, and every answer: `200 {}` whether the
 /// provider revoked the token, calls it invalid, or it did not open (no oracle); `503` with
-/// `Retry-After` when the provider failed; `unsupported` without a provider call.
+/// `Retry-After` when the provider failed; `broker` without a provider call.
 @Suite(.serialized, .resourceClass(.processes)) struct RevocationTests {
     static let revokePath = "/oauth/revoke"
 
@@ -150,15 +150,16 @@ import Testing
         #expect(try await stack.finish(secrets: ["at-clear-503"]) == 0)
     }
 
-    /// Spotify has no revocation API: 200 with `Tokenswap-Revocation: unsupported`, and the
-    /// provider is not called. A request without a token is still refused.
-    @Test func styleNoneAnswersUnsupportedWithoutCallingTheProvider() async throws {
+    /// Spotify has no revocation API: 200 with `Tokenswap-Revocation: broker` (tokenswap
+    /// revokes the grant itself, CONTRACT §14), and the provider is not called. A request
+    /// without a token is still refused.
+    @Test func styleNoneAnswersBrokerWithoutCallingTheProvider() async throws {
         let stack = try await StubStack.start()
         let sealed = try await Self.sealedRefreshToken(stack, raw: "rt-raw-none")
         for token in [sealed, "at-clear-none"] {
             Self.expectRevoked(
                 try await Exchange.form("/v1/revoke", port: stack.port, [("token", token)]),
-                "unsupported")
+                "broker")
         }
         for body in ["", "token=", "token=%28null%29", "token_type_hint=refresh_token"] {
             let missing = try await Exchange.request(

@@ -87,8 +87,9 @@ import Testing
         #expect(try await server.stop() == 0)
     }
 
-    /// Style `none` set for the sandbox's provider: revoke says unsupported, introspect is
-    /// absent, and the discovery document lists neither.
+    /// Style `none` set for the sandbox's provider: revoke says broker and tokenswap ends the
+    /// grant itself (CONTRACT §14), introspect is absent, and the discovery document lists
+    /// neither.
     @Test func styleNoneInTheSandbox() async throws {
         let server = try await TokenSwapProcess.serve(
             ["--sandbox"],
@@ -100,11 +101,12 @@ import Testing
         let (access, sealed) = try await Self.swap(server.port)
         let revoke = try await Exchange.form("/v1/revoke", port: server.port, [("token", sealed)])
         #expect(revoke.status == 200)
-        #expect(revoke.header("Tokenswap-Revocation") == "unsupported")
-        // Not revoked: the grant still refreshes.
+        #expect(revoke.header("Tokenswap-Revocation") == "broker")
+        // Revoked by the broker: the grant no longer refreshes.
         let refresh = try await Exchange.form(
             "/v1/refresh", port: server.port, [("refresh_token", sealed)])
-        #expect(refresh.status == 200)
+        #expect(refresh.status == 400)
+        #expect(refresh.error == "invalid_grant")
         #expect(try await Self.introspect(server.port, access).status == 404)
         let document = try #require(
             try await Exchange.request(

@@ -6,7 +6,9 @@ import Testing
 /// `/v1/refresh` send), and its refusals, which never reach the provider.
 @Suite(.serialized, .resourceClass(.processes)) struct TokenEndpointTests {
     @Test func grantTypesDispatchToTheSwapAndRefreshPaths() async throws {
-        let stack = try await StubStack.start()
+        // Off: the replay window (CONTRACT §12, RefreshReplayTests) would answer this
+        // test's repeats of one token without the provider calls it checks.
+        let stack = try await StubStack.start(extra: ["TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
         try await stack.stub.answerTokens([
             "access_token": "at-te-1", "token_type": "Bearer", "expires_in": "3600",
             "refresh_token": "rt-raw-te",

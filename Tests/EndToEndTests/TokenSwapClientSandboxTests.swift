@@ -45,13 +45,20 @@ import TokenSwapClient
         let rotated = try #require(try await store.load())
         expectQuietly(second != first, "a new access token")
         #expect(rotated != swapped)
-        // The sandbox revoked the token it rotated away from: only the stored one works.
+        // The sandbox revoked the token it rotated away from, but a retry of it inside
+        // the replay window (an answer the app lost) gets the kept answer (CONTRACT §12).
+        // The session bound its tokens to its DPoP key (CONTRACT §13): without a proof by
+        // that key the old token is refused, with one it is the retry.
         await #expect(throws: TokenSwapClientError.self) {
             try await relaunched.backend.refresh(swapped)
         }
+        let key = try #require(try await store.dpopKeyStore?.load())
+        let retried = try await relaunched.backend.refresh(swapped, dpopKey: key)
+        expectQuietly(retried.accessToken.revealed == second, "the kept access token")
+        #expect(retried.refreshToken == rotated)
         expectQuietly(try await relaunched.accessToken() != second, "a new access token")
         #expect(try await store.load() != rotated)
-        #expect(Self.refreshes(server, status: 200) == 2)
+        #expect(Self.refreshes(server, status: 200) == 3)
 
         #expect(try await server.stop() == 0)
         expectNoSecrets(

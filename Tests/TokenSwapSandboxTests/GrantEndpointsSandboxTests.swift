@@ -12,19 +12,22 @@ import Testing
     typealias F = GrantEndpointsFixtures
     typealias S = SandboxFixtures
 
-    static func service(_ sandbox: SandboxProvider, timeoutSeconds: Double = 2) throws
-        -> GrantEndpoints
-    {
+    static func service(
+        _ sandbox: SandboxProvider, timeoutSeconds: Double = 2,
+        replaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds
+    ) throws -> GrantEndpoints {
         GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: sandbox,
             upstreamTimeoutSeconds: timeoutSeconds,
-            logger: LogCapture().logger)
+            logger: LogCapture().logger, refreshReplaySeconds: replaySeconds)
     }
 
+    /// With the replay window off (CONTRACT §12: `0`), as before it: a repeat reaches the
+    /// provider, which rotated. `RefreshReplaySandboxTests` has the window on.
     @Test func swapThenRefreshRotatesAndTheOldSealedTokenDies() async throws {
         let sandbox = try S.sandbox()
         let (spotify, _) = try S.providers()
-        let service = try Self.service(sandbox)
+        let service = try Self.service(sandbox, replaySeconds: 0)
         let code = try S.code(sandbox)
         let swap = await service.answer {
             $0.swap(

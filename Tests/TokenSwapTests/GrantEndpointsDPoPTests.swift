@@ -56,7 +56,10 @@ import Testing
             now: { Self.now })
         return GrantEndpoints(
             keyRing: ring, transport: upstream, upstreamTimeoutSeconds: 2,
-            logger: LogCapture().logger, metrics: metrics, dpop: gate)
+            logger: LogCapture().logger, metrics: metrics, dpop: gate,
+            // These tests present one token to successive scripted answers; the replay
+            // window (CONTRACT §12) would answer the repeats itself.
+            refreshReplaySeconds: 0)
     }
 
     /// A fresh proof for `path` by `maker` (a new `jti` each time).

@@ -47,16 +47,20 @@ import Testing
             ])
     }
 
+    /// `replaySeconds` 0 by default: these tests repeat one token to count the allowance
+    /// against the provider's answers, which the replay window (CONTRACT §12) would answer
+    /// itself (`refreshReplayGivesTheAllowanceBackOnlyForASuccess` turns it on).
     static func service(
         _ upstream: RecordingUpstream, failuresPerMinute: Double = 0,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: ServiceMetrics = ServiceMetrics(), replaySeconds: Int = 0
     ) throws -> GrantEndpoints {
         GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: upstream,
             upstreamTimeoutSeconds: 2, logger: LogCapture().logger, metrics: metrics,
             legacyFailureLimit: ClientRateLimit(
                 perMinute: failuresPerMinute, trustedProxies: TrustedProxies([]),
-                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength))
+                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength),
+            refreshReplaySeconds: replaySeconds)
     }
 
     static func refresh(_ token: String, from client: String = client) -> HTTPRequest {

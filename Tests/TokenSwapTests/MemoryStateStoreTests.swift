@@ -167,6 +167,21 @@ import Transport
         #expect(second.all == [.kept(answer: [4], age: .zero)])
     }
 
+    @Test func anAnswerSharedButNotKeptReachesTheWaitersOnly() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        let key = try Self.key("T")
+        #expect(claim(store, key) == .claimed)
+        let waiter = Answers<RefreshClaim>()
+        store.awaitAnswer(
+            key, inFlightFor: .seconds(10), until: .after(seconds: 10, from: clock.now),
+            completion: waiter.record)
+        settle(store, key, [5, 0, 4], keep: 0)  // a 504: shared, not kept
+        #expect(waiter.all == [.kept(answer: [5, 0, 4], age: .zero)])
+        #expect(store.replayCount == 0)
+        #expect(claim(store, key) == .claimed)
+    }
+
     @Test func aWaiterIsAnsweredInFlightWhenItsDeadlinePasses() throws {
         let clock = ManualClock()
         let timers = ManualTimers()
@@ -264,6 +279,29 @@ import Transport
         // The two oldest went; the newest kept answer is still there.
         #expect(claim(store, keys[0]) == .kept(answer: [2], age: .seconds(0)))
         #expect(claim(store, keys[1]) == .claimed)
+    }
+
+    /// The kept answers' bytes are bounded too (large JWT answers): past the budget the
+    /// oldest go, as at the entry cap; one answer larger than the budget stays alone.
+    @Test func keptAnswersAreBoundedInBytesOldestFirst() throws {
+        let clock = ManualClock()
+        let evictions = Answers<Int>()
+        let store = MemoryStateStore(
+            replayCapacity: 100, replayByteBudget: 10, shardCount: 1, clock: { clock.now },
+            timers: ManualTimers().timers, onEviction: { evictions.record(.success(1)) })
+        let keys = try (0..<4).map { try Self.key("B\($0)") }
+        for key in keys.prefix(3) {
+            _ = claim(store, key)
+            settle(store, key, [1, 2, 3, 4])
+        }
+        #expect(store.replayCount == 2)
+        #expect(evictions.all.count == 1)
+        #expect(claim(store, keys[2]) == .kept(answer: [1, 2, 3, 4], age: .zero))
+        _ = claim(store, keys[3])
+        settle(store, keys[3], Array(repeating: 9, count: 40))
+        #expect(store.replayCount == 1)
+        #expect(claim(store, keys[3]) == .kept(answer: Array(repeating: 9, count: 40), age: .zero))
+        #expect(store.evictions == 3)
     }
 
     @Test func anEvictedClaimsWaitersAreAnsweredInFlight() throws {

@@ -15,7 +15,11 @@ final class RecordingUpstream: UpstreamTransport {
 
     private let state: Mutex<(answers: [Answer], requests: [HTTPClientRequest])>
 
-    init(_ answers: Answer...) {
+    convenience init(_ answers: Answer...) {
+        self.init(answers)
+    }
+
+    init(_ answers: [Answer]) {
         state = Mutex((answers, []))
     }
 

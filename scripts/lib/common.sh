@@ -239,6 +239,57 @@ wrk.body = "refresh_token=$sealed"
 LUA
 }
 
+# --- rotating refreshes (CONTRACT §12's replay window under load) ---------------------
+
+# A token answer whose refresh_token is new on every call (nginx's $request_id), as a
+# rotating provider's: each refresh seals a new token, and a client that always sends the
+# newest one never repeats a token, so every request is a plain refresh with the replay
+# window on (a claim, a provider call, a kept answer), never a replay.
+rotating_body='{"access_token":"BQDbenchAccessTokenxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","token_type":"Bearer","scope":"user-read-private user-read-email","expires_in":3600,"refresh_token":"AQBbenchRefreshTokenyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy$request_id"}'
+
+# rotating_refresh_lua BASE-URL COUNT NAME: COUNT swaps through BASE-URL give the first
+# sealed tokens (one curl, one connection), and $work/NAME.lua refreshes with them, each
+# thread of wrk with its own, then always with the token the last answer rotated to (the
+# queue of its own answers): no sealed token is sent twice.
+rotating_refresh_lua() {
+    local base="$1" count="$2" name="$3" i
+    for i in $(seq 1 "$count"); do
+        [ "$i" -eq 1 ] || echo next
+        printf 'url = "%s/v1/swap"\ndata = "code=bench-%s"\n' "$base" "$i"
+    done >"$work/$name-swaps.curl"
+    curl -s -K "$work/$name-swaps.curl" \
+        | grep -o '"refresh_token":"[^"]*"' | sed 's/.*:"\(.*\)"/\1/' >"$work/$name-seeds"
+    [ "$(wc -l <"$work/$name-seeds")" -eq "$count" ] \
+        || { echo "bench: $count swaps gave $(wc -l <"$work/$name-seeds") tokens" >&2; exit 1; }
+    cat >"$work/$name.lua" <<LUA
+local threads, queue, head, tail = 0, {}, 1, 0
+local headers = { ["Content-Type"] = "application/x-www-form-urlencoded" }
+setup = function(thread) thread:set("id", threads); threads = threads + 1 end
+init = function(args)
+    local line = 0
+    for token in io.lines("$work/$name-seeds") do
+        if line % 2 == id then tail = tail + 1; queue[tail] = token end
+        line = line + 1
+    end
+end
+request = function()
+    local token = queue[head]
+    queue[head] = nil
+    head = head + 1
+    return wrk.format("POST", "/v1/refresh", headers, "refresh_token=" .. (token or "none"))
+end
+response = function(status, headers, body)
+    local token = body:match('"refresh_token":"([^"]+)"')
+    if token then tail = tail + 1; queue[tail] = token end
+end
+LUA
+}
+
+# rss_kib PID: the resident set of PID, in KiB (/proc/PID/status VmRSS).
+rss_kib() {
+    awk '/^VmRSS:/ {print $2}' "/proc/$1/status"
+}
+
 # --- proofs ---------------------------------------------------------------------------
 
 # prove_source: the folder to build from. The working tree is shared with engineers
@@ -344,9 +395,9 @@ run_counted() { # binary count
     launch "$1" "${bench_env[@]}" >"$work/ts.log" 2>&1 &
     local pid=$!
     wait_listening "$work/ts.log" 600 || true
-    python3 - "$ts_port" "$2" <<'PY'
+    python3 - "$ts_port" "$2" "${PER_REFRESH_ROTATE:-}" <<'PY'
 import http.client, json, sys
-port, count = int(sys.argv[1]), int(sys.argv[2])
+port, count, rotate = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 c = http.client.HTTPConnection("127.0.0.1", port)
 form = {"Content-Type": "application/x-www-form-urlencoded"}
 c.request("POST", "/v1/swap", "code=bench-code", form)
@@ -354,8 +405,10 @@ sealed = json.loads(c.getresponse().read())["refresh_token"]
 for _ in range(count):
     c.request("POST", "/v1/refresh", "refresh_token=" + sealed, form)
     r = c.getresponse()
-    r.read()
+    body = r.read()
     assert r.status == 200, r.status
+    if rotate:  # the newest token, as a client of a rotating provider sends
+        sealed = json.loads(body)["refresh_token"]
 c.close()
 PY
     kill -TERM "$pid"
@@ -365,7 +418,14 @@ PY
 
 per_refresh() { # binary label [the binary's name to print]
     need nginx
-    start_stub "$per_refresh_body" ""
+    # PER_REFRESH_ROTATE=1: the stub rotates the refresh token on every call and the client
+    # always sends the newest, so no refresh repeats a token (CONTRACT §12's window then
+    # replays nothing; unset, every refresh after the first repeats the swap's token).
+    if [ "${PER_REFRESH_ROTATE:-}" = 1 ]; then
+        start_stub "${per_refresh_body%\"\}}\$request_id\"}" ""
+    else
+        start_stub "$per_refresh_body" ""
+    fi
     local a b
     a="$(run_counted "$1" "$few")"
     b="$(run_counted "$1" "$many")"

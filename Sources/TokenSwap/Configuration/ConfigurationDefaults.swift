@@ -60,6 +60,14 @@ package enum ConfigurationDefaults {
         0...3600, expected: "seconds from 0 to 3600")
     package static let unreadySecondsRange = SettingRange(
         0...3600, expected: "seconds from 0 to 3600")
+    /// `TOKENSWAP_STATE_TIMEOUT_MS` (CONTRACT §12): a store on the same network answers in
+    /// well under a millisecond; a call slower than this counts as the store failing.
+    package static let stateTimeoutMilliseconds = 100
+    /// A millisecond (the timer's grain) to ten seconds: a longer wait on the store would
+    /// hold a refresh past any client's patience.
+    package static let stateTimeoutMillisecondsRange = SettingRange(
+        1...10_000, expected: "milliseconds from 1 to 10000")
+    package static let stateFailure = StateFailureMode.open
     /// CONTRACT §12: a refresh's answer is replayed to a repeat within this many seconds
     /// (a phone retrying after a lost answer does so within seconds); 0 turns it off. At
     /// most ten minutes: a kept answer holds a live access token.

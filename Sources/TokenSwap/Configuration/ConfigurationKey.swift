@@ -55,11 +55,18 @@ extension ConfigurationKey {
     static let legacyFailureLimit = ConfigurationKey("legacy_failure_limit")
     static let tlsCertFile = ConfigurationKey("tls_cert_file")
     static let tlsKeyFile = ConfigurationKey("tls_key_file")
+    // Shared state (CONTRACT §12).
+    static let stateURL = ConfigurationKey("state_url")
+    static let statePassword = ConfigurationKey("state_password")
+    static let stateTimeoutMilliseconds = ConfigurationKey("state_timeout_ms")
+    static let stateFailure = ConfigurationKey("state_failure")
     static let refreshReplaySeconds = ConfigurationKey("refresh_replay_seconds")
     static let refreshReplayMaxEntries = ConfigurationKey("refresh_replay_max_entries")
     // DPoP (CONTRACT §13).
     static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
     static let dpopNonce = ConfigurationKey("dpop_nonce")
+    // Grant families (CONTRACT §14).
+    static let revocationRetentionDays = ConfigurationKey("revocation_retention_days")
 
     /// The per-provider settings, both prefixed (`acme.client_id`) and, for the default
     /// provider, unprefixed (`client_id`).
@@ -84,6 +91,10 @@ extension ConfigurationKey {
         case legacy
         /// DPoP binding (CONTRACT §13): optional, required or off; prefixed only.
         case dpop
+        /// Grant families (CONTRACT §14): `off` or `on`; prefixed only.
+        case reuseDetection = "reuse_detection"
+        /// Grant families (CONTRACT §14): seconds, 0 = unknown; prefixed only.
+        case refreshTokenLifetimeSeconds = "refresh_token_lifetime_seconds"
     }
 
     static func provider(_ name: String, _ field: ProviderField) -> ConfigurationKey {

@@ -33,11 +33,16 @@ package struct ConfigurationSource: Sendable {
         let upper = name.uppercased()
         return upper.hasSuffix("_CLIENT_SECRET")
             || upper == ConfigurationKey.encryptionKeys.environmentName
+            || stateSecrets.contains { upper == $0.environmentName }
     }
 
     static func isSecret(fileKey key: String) -> Bool {
         key.hasSuffix("client_secret") || key == ConfigurationKey.encryptionKeys.filePath
+            || stateSecrets.contains { key == $0.filePath }
     }
+
+    /// The store's password, and its URL, which may carry one (CONTRACT §12).
+    private static let stateSecrets: [ConfigurationKey] = [.stateURL, .statePassword]
 
     private static func fileProvider(path: String) async throws(ConfigurationError)
         -> FileProvider<JSONFileSnapshot>

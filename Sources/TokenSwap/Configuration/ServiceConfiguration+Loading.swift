@@ -153,6 +153,7 @@ extension ServiceConfiguration {
         self.legacyFailureLimitPerMinute = try legacyFailuresRange.checked(
             legacyFailures, variable: ConfigurationKey.legacyFailureLimit.environmentName)
         self.adminHost = try source.string(.adminHost)
+        self.state = try Self.stateSettings(source)
         self.refreshReplaySeconds = try ConfigurationDefaults.refreshReplaySecondsRange.checked(
             try source.int(.refreshReplaySeconds) ?? ConfigurationDefaults.refreshReplaySeconds,
             variable: ConfigurationKey.refreshReplaySeconds.environmentName)
@@ -162,6 +163,7 @@ extension ServiceConfiguration {
                     ?? ConfigurationDefaults.refreshReplayMaxEntries,
                 variable: ConfigurationKey.refreshReplayMaxEntries.environmentName)
         self.dpop = try DPoPSettings(source, providers: providers.map(\.name))
+        self.families = try GrantFamilySettings(source, providers: providers.map(\.name))
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

@@ -13,6 +13,8 @@ extension ServiceConfiguration {
                 ", discovery at \($0)/.well-known/oauth-authorization-server/v1/<name>"
             }
                 ?? "")
+            + (state.map { ", state in \($0.location) (failure \($0.failure.rawValue))" }
+                ?? ", state in memory")
             + (sandbox ? ", SANDBOX" : "")
     }
 }

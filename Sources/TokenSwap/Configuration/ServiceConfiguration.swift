@@ -54,6 +54,8 @@ public struct ServiceConfiguration: Sendable {
     package internal(set) var secretFiles: [SecretFile] = []
     /// `TOKENSWAP_ADMIN_HOST`: where the admin port listens; nil: on `host` (CONTRACT §15).
     package internal(set) var adminHost: String?
+    /// `TOKENSWAP_STATE_URL` and its companions (CONTRACT §12); nil: state in memory.
+    package internal(set) var state: StateSettings?
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`: how long a refresh's answer is replayed to a
     /// repeat of its request (CONTRACT §12); 0 = off.
     package internal(set) var refreshReplaySeconds = ConfigurationDefaults.refreshReplaySeconds
@@ -63,6 +65,9 @@ public struct ServiceConfiguration: Sendable {
     /// `TOKENSWAP_<NAME>_DPOP`, `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE`
     /// (CONTRACT §13).
     package internal(set) var dpop = DPoPSettings()
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS`, `TOKENSWAP_<NAME>_REUSE_DETECTION` and
+    /// `_REFRESH_TOKEN_LIFETIME_SECONDS` (CONTRACT §14).
+    package internal(set) var families = GrantFamilySettings()
 
     package init(
         host: String, port: Int, providers: [Provider], defaultProvider: Provider, keyRing: KeyRing,

@@ -14,7 +14,7 @@ extension GrantEndpoints {
             () async throws(GrantError) in
             guard let device = provider.device else { throw .unknownProvider }
             // RFC 8628 §5.4: every request creates a pending grant under the app's name.
-            if let deviceLimit, case .limited(let seconds) = deviceLimit.take(for: request) {
+            if let deviceLimit, case .limited(let seconds) = await deviceLimit.take(for: request) {
                 metrics.rejected(.rateLimited)
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
@@ -77,11 +77,35 @@ extension GrantEndpoints {
             metrics.devicePoll(provider: provider.name, .expired)
             throw .devicePoll(.expiredToken, interval: envelope.intervalSeconds)
         }
-        let key = envelope.deviceCode
+        // The code opened and has not expired: the checks a repeat must pass too. A poll
+        // answered with tokens is replayed to a repeat of the same code (CONTRACT §12);
+        // nothing else a poll answers is kept, so a pending code polls on as before.
+        return try await replaying(
+            replayKey(sealed, provider: provider), provider: provider, refusals: false
+        ) { () async throws(GrantError) in
+            try await pollUpstream(
+                envelope, remaining: remaining, binding: binding, provider: provider)
+        }
+    }
+
+    /// The poll schedule's decision and, when it allows, the provider's poll; tokens come
+    /// back bound to `binding` (CONTRACT §13).
+    private func pollUpstream(
+        _ envelope: DeviceCodeEnvelope, remaining: Int, binding: [UInt8]?, provider: Provider
+    ) async throws(GrantError) -> HTTPResponse {
+        let deviceCode = envelope.deviceCode
+        // The schedule lives in the state store (CONTRACT §12: a local slow_down holds
+        // whichever copy the next poll reaches), under the code's digest.
+        guard let key = StateKey(.devicePoll, scope: provider.name, value: deviceCode) else {
+            throw .temporarilyUnavailable(reason: "digest unavailable")
+        }
+        let state = self.state
         let interval: Int
-        switch pollSchedule.poll(
-            key, initialInterval: envelope.intervalSeconds, lifetime: .seconds(remaining))
-        {
+        switch try await Self.stateResult({
+            state.poll(
+                key, initialInterval: envelope.intervalSeconds, lifetime: .seconds(remaining),
+                completion: $0)
+        }) {
         case .slowDown(let raised):
             metrics.devicePoll(provider: provider.name, .slowDownLocal)
             throw .devicePoll(.slowDown, interval: raised)
@@ -89,26 +113,33 @@ extension GrantEndpoints {
             interval = current
         }
         let upstream = provider.formRequest(
-            to: provider.tokenURL, provider.dialect.pollFields(deviceCode: key),
+            to: provider.tokenURL, provider.dialect.pollFields(deviceCode: deviceCode),
             authentication: provider.authMethod)
         let answer = try await call(provider, upstream) { (response) throws(GrantError) in
             try provider.dialect.interpretPoll(response)
         }
         switch answer {
         case .tokens(let tokens):
-            pollSchedule.finish(key)
+            state.finishPolling(key) { _ in }
             metrics.devicePoll(provider: provider.name, .approved)
+            // The approval starts a grant family (CONTRACT §14).
             var sealedRefresh: String?
+            var grant: SealedGrant?
             if let raw = tokens.refreshToken {
-                sealedRefresh = try seal(raw, for: provider, grant: newGrant(thumbprint: binding))
+                let family = try newGrant(thumbprint: binding)
+                sealedRefresh = try seal(raw, for: provider, grant: family)
+                grant = family
             }
-            return Self.success(tokens, refreshToken: sealedRefresh)
+            return Self.success(
+                withLifetime(tokens, grant: grant, provider: provider), refreshToken: sealedRefresh)
         case .refused(.slowDown):
             metrics.devicePoll(provider: provider.name, .slowDownUpstream)
-            let raised = pollSchedule.providerAskedToSlowDown(key)
+            let raised = try await Self.stateResult {
+                state.providerAskedToSlowDown(key, completion: $0)
+            }
             throw .devicePoll(.slowDown, interval: raised ?? DevicePollSchedule.raised(interval))
         case .refused(let refusal):
-            if !refusal.keepsPolling { pollSchedule.finish(key) }
+            if !refusal.keepsPolling { state.finishPolling(key) { _ in } }
             metrics.devicePoll(provider: provider.name, DevicePollOutcome(refusal))
             throw .devicePoll(refusal, interval: interval)
         }
@@ -127,5 +158,21 @@ extension GrantEndpoints {
             throw .unopenableDeviceCode
         }
         return (envelope, opened.grant)
+    }
+}
+
+extension GrantEndpoints {
+    /// A state store call, awaited; its failure (only in `closed` mode does one reach a
+    /// request) is 503 `temporarily_unavailable` with `Retry-After` (CONTRACT §12).
+    static func stateResult<Value: Sendable>(
+        _ call: (@escaping @Sendable (Result<Value, StateStoreError>) -> Void) -> Void
+    ) async throws(GrantError) -> Value {
+        let result = await withCheckedContinuation { continuation in
+            call { continuation.resume(returning: $0) }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw GrantError(error)
+        }
     }
 }

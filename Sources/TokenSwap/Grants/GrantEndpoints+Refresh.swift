@@ -67,10 +67,53 @@ extension GrantEndpoints {
         } catch {
             return finish(.failure(error))
         }
-        // The same text goes back only when nothing it seals would change: the active key,
-        // the current layout, the same binding.
+        // The token opened and its proof (if any) passed; the checks a repeat must pass too
+        // come before the replay: a grant that has ended (CONTRACT §14) is refused even
+        // inside the window.
+        checkGrant(
+            opened, sealed: sealed, provider: provider,
+            failed: { error in
+                // A legacy token's failures are all one answer, byte for byte (CONTRACT §9).
+                finish(.failure(legacyFormat == nil ? error : .unopenableToken))
+            }
+        ) { [self] in
+            replaying(
+                replayKey(sealed, provider: provider), provider: provider,
+                call: { [self] done in
+                    // Reuse is judged only when the window has no answer for the token: a
+                    // repeat inside it is a retry (CONTRACT §14).
+                    checkGeneration(
+                        opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
+                    ) { [self] in
+                        callRefresh(
+                            raw, sealed: sealed, opened: opened, binding: binding,
+                            legacyFormat: legacyFormat, provider: provider, request: request,
+                            completion: done)
+                    }
+                },
+                replayed: { [self] result in
+                    // A replayed answer to a legacy token settles the allowance its open
+                    // took as the first refresh did (`settledLegacyRefresh`): kept after a
+                    // refusal, given back after anything else.
+                    guard legacyFormat != nil else { return }
+                    if case .failure(let error) = result, error.status.code == 400 { return }
+                    legacyFailureLimit?.giveBack(for: request)
+                }, completion: finish)
+        }
+    }
+
+    /// The provider call of a refresh whose token opened as `raw`, and the answer sealed:
+    /// the provider's rotated token, or else the client's own, as the next generation of
+    /// its family (a new family for a token without one, CONTRACT §14) bound to `binding`
+    /// (§13). The same text goes back only when nothing it seals would change: the active
+    /// key, the current layout, the same binding, and no generation to count (§2).
+    private func callRefresh(
+        _ raw: String, sealed: String, opened: OpenedToken, binding: [UInt8]?,
+        legacyFormat: LegacyFormat?, provider: Provider, request: HTTPRequest,
+        completion finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
         let unchanged =
-            opened.sealedWithActiveKey && opened.grant != nil
+            opened.sealedWithActiveKey && !needsNewSeal(opened, provider: provider)
             && opened.grant?.thumbprint == binding
         let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
         if legacyFormat == nil {
@@ -83,25 +126,32 @@ extension GrantEndpoints {
             }
         }
         exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
-            let result = Result { () throws(GrantError) in
+            let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
                 let tokens = try exchanged.get()
-                let answer: String
-                if let rotated = tokens.refreshToken, rotated != raw {
-                    answer = try seal(
-                        rotated, for: provider,
-                        grant: refreshedGrant(opened, thumbprint: binding))
-                } else if unchanged {
-                    answer = sealed
-                } else {
-                    answer = try seal(
-                        raw, for: provider, grant: refreshedGrant(opened, thumbprint: binding))
+                let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
+                if rotated == nil, unchanged {
+                    let response = Self.success(
+                        withLifetime(tokens, grant: opened.grant, provider: provider),
+                        refreshToken: sealed)
+                    return (response, opened.grant)
                 }
-                return Self.success(tokens, refreshToken: answer)
+                let grant = try refreshedGrant(opened, thumbprint: binding)
+                let answer = try seal(rotated ?? raw, for: provider, grant: grant)
+                let response = Self.success(
+                    withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
+                return (response, grant)
             }
-            guard let legacyFormat else { return finish(result) }
-            finish(
-                settledLegacyRefresh(
-                    result, format: legacyFormat, provider: provider, request: request))
+            let answered = result.map(\.0)
+            let settled =
+                if let legacyFormat {
+                    settledLegacyRefresh(
+                        answered, format: legacyFormat, provider: provider, request: request)
+                } else {
+                    answered
+                }
+            // The answer's generation is the family's newest before the client has it.
+            guard case .success((_, let grant?)) = result else { return finish(settled) }
+            recordGeneration(grant, provider: provider) { finish(settled) }
         }
     }
 

@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 
 extension GrantEndpoints {
     /// `POST /v1/swap`: an authorization code for tokens (RFC 6749 §4.1.3). The refresh
@@ -48,12 +49,17 @@ extension GrantEndpoints {
             finish(
                 Result { () throws(GrantError) in
                     let tokens = try exchanged.get()
+                    // The consent starts a grant family (CONTRACT §14).
                     var sealed: String?
+                    var grant: SealedGrant?
                     if let raw = tokens.refreshToken {
-                        sealed = try seal(
-                            raw, for: provider, grant: newGrant(thumbprint: binding))
+                        let family = try newGrant(thumbprint: binding)
+                        sealed = try seal(raw, for: provider, grant: family)
+                        grant = family
                     }
-                    return Self.success(tokens, refreshToken: sealed)
+                    return Self.success(
+                        withLifetime(tokens, grant: grant, provider: provider), refreshToken: sealed
+                    )
                 })
         }
     }

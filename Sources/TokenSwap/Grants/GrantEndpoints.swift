@@ -15,8 +15,6 @@ public final class GrantEndpoints: Sendable {
     public let logger: Logger
     /// Upstream outcomes, sealing failures and opens by key id are counted here.
     public let metrics: ServiceMetrics
-    /// Local `slow_down` bookkeeping of device polls (RFC 8628 §3.5).
-    let pollSchedule: DevicePollSchedule
     /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
     public let deviceLimit: ClientRateLimit?
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
@@ -27,12 +25,30 @@ public final class GrantEndpoints: Sendable {
     public let legacyFailureLimit: ClientRateLimit?
     /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
     let dpop: DPoPGate?
+    /// The state that outlives a request (CONTRACT §12): the replay window and single
+    /// flight of refreshes (`GrantEndpoints+Replay`).
+    let state: any StateStore
+    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
+    let refreshReplaySeconds: Int
+    /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
+    let families: GrantFamilySettings
+    /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
+    /// (sealed, read by every copy); injected by tests.
+    let unixClock: @Sendable () -> Int64
+    /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
+    let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
+    /// - Parameters:
+    ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
     package init(
         keyRing: KeyRing, transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
         deviceLimit: ClientRateLimit? = nil, introspectionLimit: ClientRateLimit? = nil,
-        legacyFailureLimit: ClientRateLimit? = nil, dpop: DPoPGate? = nil
+        legacyFailureLimit: ClientRateLimit? = nil, dpop: DPoPGate? = nil,
+        refreshReplaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds,
+        state: (any StateStore)? = nil,
+        families: GrantFamilySettings = GrantFamilySettings(),
+        unixClock: @escaping @Sendable () -> Int64 = GrantFamilySettings.unixNow
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -43,7 +59,12 @@ public final class GrantEndpoints: Sendable {
         self.introspectionLimit = introspectionLimit
         self.legacyFailureLimit = legacyFailureLimit
         self.dpop = dpop
-        self.pollSchedule = DevicePollSchedule()
+        // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
+        self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
+        self.state =
+            state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
+        self.families = families
+        self.unixClock = unixClock
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
@@ -67,24 +88,31 @@ public final class GrantEndpoints: Sendable {
 extension GrantEndpoints {
     /// The service for a loaded configuration: its key ring and upstream deadline, with
     /// `transport` the real `HTTPClient` or, with `--sandbox`, the `SandboxProvider`.
+    /// `state` nil: a `MemoryStateStore` sized by the configuration. `sharedState`: where
+    /// the per-client limits of `/device/code` and `/introspect` count when a shared store
+    /// is configured (CONTRACT §12); nil: in this copy's memory.
     package convenience init(
         configuration: ServiceConfiguration, transport: any UpstreamTransport, logger: Logger,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: ServiceMetrics = ServiceMetrics(), state: (any StateStore)? = nil,
+        limitsIn sharedState: (any StateStore)? = nil
     ) {
+        // One store for every feature's state: the replay window, proof ids, revocations.
+        let store = state ?? MemoryStateStore(configuration: configuration, metrics: metrics)
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
             metrics: metrics,
             deviceLimit: configuration.clientRateLimit(
-                perMinute: configuration.deviceRateLimitPerMinute),
+                perMinute: configuration.deviceRateLimitPerMinute)?.counted(
+                    in: sharedState, name: "device_code"),
             introspectionLimit: configuration.clientRateLimit(
-                perMinute: Double(configuration.introspectionRateLimitPerMinute)),
+                perMinute: Double(configuration.introspectionRateLimitPerMinute))?.counted(
+                    in: sharedState, name: "introspection"),
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
-            dpop: DPoPGate(
-                configuration: configuration,
-                store: MemoryStateStore(configuration: configuration, metrics: metrics),
-                metrics: metrics))
+            dpop: DPoPGate(configuration: configuration, store: store, metrics: metrics),
+            refreshReplaySeconds: configuration.refreshReplaySeconds, state: store,
+            families: configuration.families)
     }
 
     /// Every token route of the configuration's providers.

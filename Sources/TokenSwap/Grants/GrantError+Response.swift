@@ -4,7 +4,8 @@ extension GrantError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .unopenableToken, .invalidScope, .unopenableDeviceCode, .devicePoll,
-            .unsupportedGrantType, .invalidDPoPProof, .useDPoPNonce, .dpopKeyMismatch:
+            .unsupportedGrantType, .invalidDPoPProof, .useDPoPNonce, .dpopKeyMismatch,
+            .grantEnded:
             .badRequest
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
@@ -13,7 +14,8 @@ extension GrantError {
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable, .revocationUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+            .serviceUnavailable
         }
     }
 
@@ -31,13 +33,15 @@ extension GrantError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable, .revocationUnavailable: "temporarily_unavailable"
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+            "temporarily_unavailable"
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
         case .unsupportedGrantType: "unsupported_grant_type"
         case .invalidScope: "invalid_scope"
         case .unopenableDeviceCode: "invalid_grant"
         case .devicePoll(let error, _): error.rawValue
+        case .grantEnded: "invalid_grant"
         case .invalidDPoPProof: "invalid_dpop_proof"
         case .useDPoPNonce: "use_dpop_nonce"
         case .dpopKeyMismatch: "invalid_grant"
@@ -68,10 +72,13 @@ extension GrantError {
         case .unopenableDeviceCode:
             "device code is invalid or was issued for another client"
         case .devicePoll(let error, _): error.errorDescription
+        case .grantEnded(let ending): ending.errorDescription
         case .invalidDPoPProof(let rule): rule
         case .useDPoPNonce: "the DPoP proof must carry the nonce in the DPoP-Nonce header"
         case .dpopKeyMismatch:
             "this grant is bound to a DPoP key: send a proof made with that key"
+        case .stateUnavailable:
+            "the service's shared state cannot be reached; retry later"
         }
     }
 
@@ -86,7 +93,8 @@ extension GrantError {
         case .providerThrottled(let retryAfter, let providerBody):
             if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
-        case .rateLimited(let seconds), .revocationUnavailable(let seconds):
+        case .rateLimited(let seconds), .revocationUnavailable(let seconds),
+            .stateUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):

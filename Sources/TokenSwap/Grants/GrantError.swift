@@ -53,6 +53,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// 400 with one of RFC 8628 §3.5's poll answers, however the provider said it;
     /// `interval` is the device code's current polling interval in seconds.
     case devicePoll(DevicePollError, interval: Int)
+    /// 400 `invalid_grant`: the sealed refresh token opened, but its grant family was
+    /// revoked (at `/revoke` or on reuse) or its lifetime ran out (CONTRACT §14); the
+    /// provider was not called.
+    case grantEnded(GrantEnding)
     /// 400 `invalid_dpop_proof`: a DPoP proof that breaks a rule of RFC 9449 §4.3, was
     /// replayed, or is missing where the provider requires one (CONTRACT §13); the
     /// provider was not called. The text names the rule, never the proof.
@@ -64,6 +68,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// or with another key's (CONTRACT §13): the grant is not this client's; the provider
     /// was not called.
     case dpopKeyMismatch
+    /// 503 `temporarily_unavailable` with `Retry-After`: the shared state store is down
+    /// and `TOKENSWAP_STATE_FAILURE=closed` (CONTRACT §12), so a request that needs it is
+    /// refused rather than served from this copy's memory; never caused by input.
+    case stateUnavailable(retryAfterSeconds: Int)
 }
 
 extension GrantError {

@@ -16,7 +16,7 @@ extension GrantEndpoints {
         await answer(provider: provider, grant: "introspect") {
             () async throws(GrantError) in
             if let introspectionLimit,
-                case .limited(let seconds) = introspectionLimit.take(for: request)
+                case .limited(let seconds) = await introspectionLimit.take(for: request)
             {
                 metrics.rejected(.rateLimited)
                 throw .rateLimited(retryAfterSeconds: seconds)

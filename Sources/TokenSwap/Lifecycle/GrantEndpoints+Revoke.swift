@@ -2,28 +2,38 @@ import HTTPCore
 import Sealing
 
 extension GrantEndpoints {
-    /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8): a token that opens as this
-    /// provider's sealed refresh token (natively or by one of its legacy formats, §9) is
-    /// revoked upstream as a refresh token, anything else as an access token. `200 {}`
+    /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8, §14): a token that opens as this
+    /// provider's sealed refresh token (natively or by one of its legacy formats, §9) has its
+    /// grant family recorded as revoked (tokenswap's own revocation: every token of the
+    /// family is refused from then on), and is revoked upstream as a refresh token where the
+    /// provider's style has an API; anything else goes upstream as an access token. `200 {}`
     /// whether the provider revoked it or calls it invalid, and for a token that does not
     /// open (§2.2: no oracle); `503` with `Retry-After` when the provider failed (§2.2.1).
     ///
     /// Nothing the client sees depends on whether the token opened: the
-    /// `Tokenswap-Revocation` header follows the provider's style alone, every style that
+    /// `Tokenswap-Revocation` header follows the provider's style alone (`broker` for style
+    /// `none`, `forwarded` otherwise), a value that does not open makes the same kind of
+    /// store call (a lookup of its own key) as one that does (a record), every style that
     /// has a provider API calls it for every token (a value its API cannot take goes as the
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
     package func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         await answer(provider: provider, grant: "revoke") {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
-            let kind =
-                provider.lifecycle.revocationStyle.revokesRefreshTokens
-                ? try revocationToken(token, for: provider) : .accessToken(token)
+            let opened = try revocationToken(token, for: provider)
+            try await revokeFamily(
+                of: opened?.native == true ? opened?.token : nil, sealed: token, provider: provider)
+            let kind: LifecycleToken =
+                switch opened?.token.plaintextString {
+                case let raw? where provider.lifecycle.revocationStyle.revokesRefreshTokens:
+                    .refreshToken(raw)
+                default: .accessToken(token)
+                }
             guard let upstream = provider.revocationRequest(for: kind) else {
-                // CONTRACT §8 and §14 name this `broker` once tokenswap revokes grants itself;
-                // until then nothing is revoked, and the header must not claim otherwise.
-                metrics.revocation(provider: provider.name, .unsupported)
-                return Self.revocationAnswer("unsupported")
+                // Style `none` (Spotify has no revocation API): the broker's record is the
+                // revocation (CONTRACT §14).
+                metrics.revocation(provider: provider.name, .broker)
+                return Self.revocationAnswer("broker")
             }
             let outcome: ProviderRevocationOutcome
             do {
@@ -37,10 +47,37 @@ extension GrantEndpoints {
             }
             metrics.revocation(provider: provider.name, outcome)
             switch outcome {
-            case .revoked, .invalid, .unsupported: return Self.revocationAnswer("forwarded")
+            case .revoked, .invalid, .broker: return Self.revocationAnswer("forwarded")
             case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
             }
         }
+    }
+
+    /// Records the family of `opened` as revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS`
+    /// (CONTRACT §14), before the provider is asked: a provider that fails leaves the
+    /// client retrying a revocation the broker already holds. A value that did not open
+    /// (or opened only by a legacy format, which may be unauthenticated and so forged at
+    /// will: recording those would let anyone fill the store) looks up its own key
+    /// instead, so a store that is down refuses both alike (no oracle) and nothing is
+    /// recorded for a value that names no grant of ours.
+    func revokeFamily(of opened: OpenedToken?, sealed: String, provider: Provider)
+        async throws(GrantError)
+    {
+        guard let key = revocationKey(opened?.grant, sealed: sealed, provider: provider) else {
+            throw .temporarilyUnavailable(reason: "digest unavailable")
+        }
+        let retention = families.retention
+        let result = await withCheckedContinuation { continuation in
+            let resume: @Sendable (Result<Bool, StateStoreError>) -> Void = {
+                continuation.resume(returning: $0)
+            }
+            if opened != nil {
+                state.insertIfAbsent(key, keepFor: retention, completion: resume)
+            } else {
+                state.contains(key, completion: resume)
+            }
+        }
+        if case .failure(let error) = result { throw Self.stateFailure(error) }
     }
 
     /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).
@@ -80,16 +117,26 @@ extension GrantEndpoints {
         }
     }
 
-    /// `lifecycleToken`, then the provider's legacy formats (CONTRACT §9): a token an app
-    /// kept from the old swap service is revoked as the refresh token it holds, so signing
-    /// out works before the app's first refresh has moved it over.
+    /// The sealed refresh token a revocation names, opened by the key ring (`native`) and
+    /// then by the provider's legacy formats (CONTRACT §9: a token an app kept from the old
+    /// swap service is revoked upstream as the refresh token it holds, so signing out works
+    /// before the app's first refresh has moved it over); nil for anything else (an access
+    /// token, a value that does not open). Counts nothing (CONTRACT §8: the metrics must not
+    /// tell a genuine token from a random one); only a crypto library that stopped working
+    /// is an error.
     func revocationToken(_ token: String, for provider: Provider) throws(GrantError)
-        -> LifecycleToken
+        -> (token: OpenedToken, native: Bool)?
     {
-        let native = try lifecycleToken(token, for: provider)
-        guard case .accessToken = native, let legacy = openLegacy(token, for: provider),
-            let raw = legacy.plaintextString
-        else { return native }
-        return .refreshToken(raw)
+        do {
+            let opened = try keyRing.open(token, context: Self.context(provider))
+            return opened.plaintextString == nil ? nil : (opened, true)
+        } catch .invalidToken {
+            guard let legacy = openLegacy(token, for: provider), legacy.plaintextString != nil
+            else { return nil }
+            return (legacy, false)
+        } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
+        }
     }
 }

@@ -8,8 +8,9 @@ package enum ProviderRevocationOutcome: Sendable, Equatable {
     case revoked
     /// The provider calls the token invalid or unknown (a value that did not open, too).
     case invalid
-    /// The provider has no revocation API (style `none`): nothing was sent.
-    case unsupported
+    /// The provider has no revocation API (style `none`): nothing was sent, and tokenswap's
+    /// own revocation of the family (CONTRACT §14) is all there is.
+    case broker
     /// The provider failed, throttled or timed out; the client retries after this long.
     case failed(retryAfterSeconds: Int)
 
@@ -17,7 +18,7 @@ package enum ProviderRevocationOutcome: Sendable, Equatable {
         switch self {
         case .revoked: "revoked"
         case .invalid: "invalid"
-        case .unsupported: "unsupported"
+        case .broker: "broker"
         case .failed: "failed"
         }
     }

@@ -4,13 +4,27 @@ import HTTPCore
 /// `X-Forwarded-For` from a trusted proxy), for limits one endpoint adds on top of
 /// `TOKENSWAP_RATE_LIMIT`: `/device/code`'s `TOKENSWAP_DEVICE_RATE_LIMIT` (RFC 8628 §5.4),
 /// `/introspect`'s `TOKENSWAP_INTROSPECTION_RATE_LIMIT` (RFC 7662 §4).
+///
+/// With a shared store (`TOKENSWAP_STATE_URL`, CONTRACT §12), `shared` counts the buckets
+/// there, so the limit holds across copies; without one, the limiter counts in this copy's
+/// memory exactly as before the store existed.
 public struct ClientRateLimit: Sendable {
     package let limiter: RateLimiter
     package let trustedProxies: TrustedProxies
+    /// The shared store and the limit's name (its keys' scope); nil: this copy's memory.
+    package private(set) var shared: (store: any StateStore, name: String)?
 
     package init(limiter: RateLimiter, trustedProxies: TrustedProxies) {
         self.limiter = limiter
         self.trustedProxies = trustedProxies
+    }
+
+    /// This limit counted in `store` under `name` (one name per limit: the keys of two
+    /// limits never meet).
+    package func counted(in store: (any StateStore)?, name: String) -> ClientRateLimit {
+        var limit = self
+        limit.shared = store.map { ($0, name) }
+        return limit
     }
 
     /// `perMinute` requests a minute, all of them allowed at once (the burst), IPv6
@@ -41,5 +55,51 @@ public struct ClientRateLimit: Sendable {
     /// Gives back what `take(for:)` just took for `request`'s client.
     package func giveBack(for request: HTTPRequest) {
         limiter.giveBack(for: client(of: request))
+    }
+
+    /// Takes one token for `request`'s client, in the shared store when there is one
+    /// (answered from its loop), else at once in memory (`take(for:)`, no hop).
+    package func take(
+        for request: HTTPRequest, completion: @escaping @Sendable (RateDecision) -> Void
+    ) {
+        let client = client(of: request)
+        guard let shared else { return completion(limiter.take(for: client)) }
+        Self.take(client, limiter: limiter, store: shared.store, name: shared.name, completion)
+    }
+
+    /// `take(for:completion:)`, awaited.
+    package func take(for request: HTTPRequest) async -> RateDecision {
+        guard shared != nil else { return limiter.take(for: client(of: request)) }
+        return await withCheckedContinuation { continuation in
+            take(for: request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The client's bucket, then (IPv6) its network's, as `RateLimiter.take` counts them:
+    /// a request either refuses is refused, and a network's refusal gives the client's
+    /// token back. A store error (possible only without a fallback) lets the request
+    /// through: a limit that cannot count must not refuse everyone.
+    static func take(
+        _ client: String, limiter: RateLimiter, store: any StateStore, name: String,
+        _ completion: @escaping @Sendable (RateDecision) -> Void
+    ) {
+        let (clientValue, networkValue) = limiter.keys(for: client)
+        guard let clientKey = StateKey(.rateLimit, scope: name, value: clientValue) else {
+            return completion(.allowed)
+        }
+        let clientLimit = limiter.clientLimit
+        store.take(clientKey, limit: clientLimit) { result in
+            let decision = (try? result.get()) ?? .allowed
+            guard decision == .allowed, let networkValue, let networkLimit = limiter.networkLimit,
+                let networkKey = StateKey(.rateLimit, scope: name + "/network", value: networkValue)
+            else { return completion(decision) }
+            store.take(networkKey, limit: networkLimit) { result in
+                let networkDecision = (try? result.get()) ?? .allowed
+                if networkDecision != .allowed {
+                    store.giveBack(clientKey, limit: clientLimit) { _ in }
+                }
+                completion(networkDecision)
+            }
+        }
     }
 }

@@ -81,12 +81,21 @@ public final class RateLimiter: Sendable {
 
     /// `client`'s bucket and, when networks are counted, its network's: the address is
     /// parsed once for both.
-    private func keys(for client: String) -> (client: String, network: String?) {
+    func keys(for client: String) -> (client: String, network: String?) {
         guard let address = AddressPrefix.parseAddress(client) else { return (client, nil) }
         let network =
             networks == nil
             ? nil : Self.networkKey(for: address, prefixLength: Self.networkPrefixLength)
         return (Self.bucketKey(for: address, ipv6PrefixLength: ipv6PrefixLength), network)
+    }
+
+    /// A client's bucket, for a shared store (`ClientRateLimit`).
+    var clientLimit: BucketLimit { BucketLimit(ratePerSecond: ratePerSecond, burst: burst) }
+
+    /// Its network's bucket, as `networks` counts it; nil when networks are not counted.
+    var networkLimit: BucketLimit? {
+        guard let networks else { return nil }
+        return BucketLimit(ratePerSecond: networks.ratePerSecond, burst: networks.burst)
     }
 
     /// Client buckets held right now (for tests and the bound).

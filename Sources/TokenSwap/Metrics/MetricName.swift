@@ -63,7 +63,7 @@ enum MetricName {
     static var revocations: MetricNameDescriptor {
         descriptor(
             "tokenswap_revocations_total",
-            "Revocation requests, by provider and outcome (revoked, invalid, unsupported, failed)."
+            "Revocation requests, by provider and outcome (revoked, invalid, broker, failed)."
         )
     }
     static var introspections: MetricNameDescriptor {
@@ -100,10 +100,29 @@ enum MetricName {
             "Log lines dropped because stdout was not read fast enough (the queue was full).")
     }
 
+    // Grant families (CONTRACT §14).
+    static var refreshReuseDetected: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_refresh_reuse_detected_total",
+            "Older generations of a grant presented after the replay window (the family was revoked), by provider."
+        )
+    }
     static var dpopProofs: MetricNameDescriptor {
         descriptor(
             "tokenswap_dpop_proofs_total",
             "Swap, refresh, token and device requests by DPoP outcome (CONTRACT §13), by provider."
+        )
+    }
+    // Shared state (CONTRACT §12).
+    static var stateStoreUp: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_state_store_up",
+            "Whether the shared state store (TOKENSWAP_STATE_URL) answers: 1 while it does, 0 while it is down.")
+    }
+    static var stateStoreErrors: MetricNameDescriptor {
+        descriptor(
+            "tokenswap_state_store_errors_total",
+            "State store calls that failed (refused, reset, timed out, a reply not understood), by operation."
         )
     }
 

@@ -1,5 +1,8 @@
-/// The replay window's series (CONTRACT §12). Counted only when a refresh is replayed or
-/// an entry evicted, never on a plain refresh, so the registry's own lookup is cheap enough.
+import Prometheus
+
+/// The replay window's series (CONTRACT §12). Both are resolved from the registry once and
+/// kept (`CounterCache`, `refreshReplayEvictionCounter`): with a full table every refresh
+/// evicts an entry, and a registry lookup per request would cost more than the window.
 extension ServiceMetrics {
     /// Why a refresh was answered without a provider call.
     package enum ReplayReason: String, Sendable {
@@ -9,19 +12,25 @@ extension ServiceMetrics {
         case window
     }
 
-    func refreshReplayed(provider: String, _ reason: ReplayReason) {
-        registry.makeCounter(
-            descriptor: MetricName.refreshReplays,
-            labels: [("provider", provider), ("reason", reason.rawValue)]
-        ).increment()
+    /// A series of `tokenswap_refresh_replays_total`.
+    struct ReplayKey: Hashable, Sendable {
+        let provider: String
+        let reason: ReplayReason
     }
 
-    func refreshReplayEvicted() {
-        registry.makeCounter(descriptor: MetricName.refreshReplayEvictions).increment()
+    func refreshReplayed(
+        provider: String, _ reason: ReplayReason, in counters: CounterCache<ReplayKey>
+    ) {
+        counters.increment(ReplayKey(provider: provider, reason: reason)) {
+            registry.makeCounter(
+                descriptor: MetricName.refreshReplays,
+                labels: [("provider", provider), ("reason", reason.rawValue)])
+        }
     }
 
-    /// Exports the eviction counter (as 0) from the first scrape, when the window is on.
-    func registerReplayMetrics() {
-        _ = registry.makeCounter(descriptor: MetricName.refreshReplayEvictions)
+    /// `tokenswap_refresh_replay_evictions_total`, registered (and exported as 0) now: the
+    /// store increments it on every eviction.
+    func refreshReplayEvictionCounter() -> Counter {
+        registry.makeCounter(descriptor: MetricName.refreshReplayEvictions)
     }
 }

@@ -30,6 +30,8 @@ public final class ServiceMetrics: Sendable {
     private let devicePollCounters = CounterCache<DevicePollKey>()
     /// Revocations and introspections by provider and outcome (`ServiceMetrics+Lifecycle`).
     let lifecycleCounters = CounterCache<LifecycleKey>()
+    /// State store failures by operation (`ServiceMetrics+State`).
+    let stateStoreErrorCounters = CounterCache<String>()
 
     private struct UpstreamKey: Hashable {
         let provider: String

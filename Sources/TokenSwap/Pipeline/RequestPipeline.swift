@@ -23,6 +23,9 @@ public struct RequestPipeline: Sendable {
     public let trustedProxies: TrustedProxies
     /// nil: CORS off (`TOKENSWAP_CORS_ORIGINS` empty).
     public let cors: CORSPolicy?
+    /// Where `rateLimiter`'s buckets are counted when a shared store is configured
+    /// (CONTRACT §12: the limit holds across copies); nil: in `rateLimiter` itself.
+    package var rateLimitStore: (any StateStore)?
 
     public init(
         logger: Logger, metrics: ServiceMetrics = ServiceMetrics(), rateLimiter: RateLimiter? = nil,
@@ -47,29 +50,33 @@ public struct RequestPipeline: Sendable {
         let endpoint = route.handler
         return route.map { _ in
             HTTPHandler { request, server, respond in
-                let (context, refused) = pipeline.begin(request, server, kind: kind)
-                if let refused { return respond(finish(request, refused, context)) }
-                endpoint(request, context) { answer in
-                    respond(finish(request, answer, context))
+                pipeline.begin(request, server, kind: kind) { context, refused in
+                    if let refused { return respond(finish(request, refused, context)) }
+                    endpoint(request, context) { answer in
+                        respond(finish(request, answer, context))
+                    }
                 }
             }
         }
     }
 
     /// Before the endpoint: the request's context, and the answer when the rate limit
-    /// refuses it.
-    func begin(_ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind)
-        -> (ServiceContext, EndpointAnswer?)
-    {
+    /// refuses it; answered at once (no hop) unless the limit counts in a shared store.
+    func begin(
+        _ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind,
+        _ next: @escaping @Sendable (ServiceContext, EndpointAnswer?) -> Void
+    ) {
         let context = ServiceContext(
             requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
-        guard kind == .grant, let limited = limit(request) else { return (context, nil) }
-        return (
-            context,
-            EndpointAnswer(
-                limited.response,
-                outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode))
-        )
+        guard kind == .grant else { return next(context, nil) }
+        limit(request) { limited in
+            guard let limited else { return next(context, nil) }
+            next(
+                context,
+                EndpointAnswer(
+                    limited.response,
+                    outcome: RequestOutcome(provider: nil, grant: nil, result: limited.errorCode)))
+        }
     }
 
     /// After the endpoint: CORS, the request id, metrics and the log line.
@@ -105,13 +112,19 @@ public struct RequestPipeline: Sendable {
     }
 
     /// The 429 for a client over its limit, or nil to go on.
-    func limit(_ request: HTTPRequest) -> GrantError? {
-        guard let rateLimiter else { return nil }
+    func limit(_ request: HTTPRequest, _ completion: @escaping @Sendable (GrantError?) -> Void) {
+        guard let rateLimiter else { return completion(nil) }
         let client = trustedProxies.clientAddress(
             peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        guard case .limited(let seconds) = rateLimiter.take(for: client) else { return nil }
-        metrics.rejected(.rateLimited)
-        return .rateLimited(retryAfterSeconds: seconds)
+        let metrics = self.metrics
+        let decided: @Sendable (RateDecision) -> Void = { decision in
+            guard case .limited(let seconds) = decision else { return completion(nil) }
+            metrics.rejected(.rateLimited)
+            completion(.rateLimited(retryAfterSeconds: seconds))
+        }
+        guard let rateLimitStore else { return decided(rateLimiter.take(for: client)) }
+        ClientRateLimit.take(
+            client, limiter: rateLimiter, store: rateLimitStore, name: "request", decided)
     }
 
     /// Method, path (never the query: the sandbox's authorize query carries a PKCE

@@ -1,3 +1,4 @@
+import RESPClient
 import HTTPClient
 import TLS
 import Transport
@@ -11,6 +12,10 @@ package enum ServiceStartError: Error, Sendable, Equatable, CustomStringConverti
     case listen(host: String, port: UInt16, TransportError)
     /// The TLS pair could not be loaded (it changed since the configuration was checked).
     case tls(TLSFailure)
+    /// The state store's client could not be built (`rediss://` and a trust store or
+    /// `TOKENSWAP_CA_FILE` that does not load). A store that does not answer is no start
+    /// error (CONTRACT §12).
+    case stateStore(RESPError)
 
     package var description: String {
         switch self {
@@ -18,6 +23,7 @@ package enum ServiceStartError: Error, Sendable, Equatable, CustomStringConverti
             "TOKENSWAP_CA_FILE or the system trust store cannot be loaded: \(error)"
         case .listen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
         case .tls(let failure): "TOKENSWAP_TLS_CERT_FILE / TOKENSWAP_TLS_KEY_FILE: \(failure)"
+        case .stateStore(let error): "TOKENSWAP_STATE_URL: \(error)"
         }
     }
 }

@@ -36,14 +36,7 @@ extension TokenSwapServer {
                 handler: Endpoint(
                     .operations,
                     respond: { _, _, respond in
-                        respond(
-                            EndpointAnswer(
-                                readiness.isReady
-                                    ? json(.ok, #"{"status":"ready"}"#)
-                                    : OAuthErrorResponse.make(
-                                        .serviceUnavailable, code: "draining",
-                                        description: "The service is shutting down.",
-                                        headers: operationsHeaders)))
+                        respond(EndpointAnswer(readinessAnswer(readiness)))
                     })),
             ServiceRoute(
                 .get, "/metrics",
@@ -58,6 +51,24 @@ extension TokenSwapServer {
                             body: await metrics.exposition()))
                 }),
         ]
+    }
+
+    /// `/readyz`'s answer: 200, or 503 naming why (draining; the state store down in
+    /// `closed` mode, CONTRACT §12).
+    static func readinessAnswer(_ readiness: Readiness) -> HTTPResponse {
+        if readiness.isDraining {
+            return OAuthErrorResponse.make(
+                .serviceUnavailable, code: "draining",
+                description: "The service is shutting down.", headers: operationsHeaders)
+        }
+        if readiness.isWaitingForStateStore {
+            var headers = operationsHeaders
+            headers.add(name: "Retry-After", value: String(FailoverStateStore.retryAfterSeconds))
+            return OAuthErrorResponse.make(
+                .serviceUnavailable, code: "temporarily_unavailable",
+                description: "The shared state store cannot be reached.", headers: headers)
+        }
+        return json(.ok, #"{"status":"ready"}"#)
     }
 
     static let operationsHeaders = HTTPHeaders([

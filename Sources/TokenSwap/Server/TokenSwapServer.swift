@@ -29,6 +29,8 @@ package final class TokenSwapServer: Sendable {
     let adminRouter: Router?
     /// Reloads the main port's TLS pair on SIGHUP and file change; nil without TLS.
     let tlsReloader: TLSCertificateReloader?
+    /// The state the features share (CONTRACT §12).
+    package let state: ServiceState
 
     /// - Parameters:
     ///   - serverConfiguration: limits and deadlines of the HTTP server.
@@ -67,11 +69,19 @@ package final class TokenSwapServer: Sendable {
         }
         let metrics = ServiceMetrics()
         self.metrics = metrics
+        // Process-wide (a refresh of one token may reach any loop); its waiters' timers run
+        // on the loops that serve the requests. Shared by every copy when
+        // TOKENSWAP_STATE_URL is set.
+        let state = try Self.state(
+            for: configuration, group: group, logger: logger, metrics: metrics)
+        self.state = state
         let tokens = GrantEndpoints(
-            configuration: configuration, transport: upstream, logger: logger, metrics: metrics)
-        let readiness = Readiness()
+            configuration: configuration, transport: upstream, logger: logger, metrics: metrics,
+            state: state.store, limitsIn: state.failover)
+        let readiness = Readiness(stateStore: state.failover)
         self.readiness = readiness
-        let pipeline = Self.pipeline(for: configuration, logger: logger, metrics: metrics)
+        let pipeline = Self.pipeline(
+            for: configuration, logger: logger, metrics: metrics, sharedState: state.failover)
         self.pipeline = pipeline
 
         let tokenRoutes = tokens.routes(for: configuration)
@@ -134,6 +144,7 @@ package final class TokenSwapServer: Sendable {
             }
         }
         tlsReloader?.start(pollIntervalSeconds: Self.tlsPollIntervalSeconds)
+        state.failover?.start()
         return ServiceAddresses(main: main, admin: admin)
     }
 
@@ -160,6 +171,8 @@ package final class TokenSwapServer: Sendable {
         }
         await server.shutdown(drainDeadlineSeconds: drainDeadlineSeconds)
         client?.shutdown()
+        state.failover?.stop()
+        state.client?.shutdown()
     }
 }
 
@@ -173,13 +186,23 @@ package struct ServiceAddresses: Sendable {
 
 /// What `/readyz` reports: ready from the moment the service is assembled (a loaded
 /// configuration has its providers and keys, or assembly would have failed), not ready
-/// from the start of a drain, so a load balancer stops sending before the listener closes.
+/// from the start of a drain, so a load balancer stops sending before the listener closes,
+/// nor while the shared state store is down in `closed` mode (CONTRACT §12).
 package final class Readiness: Sendable {
     private let draining = Atomic<Bool>(false)
+    private let stateStore: FailoverStateStore?
 
-    package init() {}
+    package init(stateStore: FailoverStateStore? = nil) {
+        self.stateStore = stateStore
+    }
 
-    package var isReady: Bool { !draining.load(ordering: .relaxed) }
+    package var isReady: Bool { !isDraining && !isWaitingForStateStore }
+
+    package var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// The store is down and `TOKENSWAP_STATE_FAILURE=closed`: requests that need it are
+    /// refused, so the copy is not ready.
+    package var isWaitingForStateStore: Bool { !(stateStore?.isReady ?? true) }
 
     package func beginDraining() {
         draining.store(true, ordering: .relaxed)

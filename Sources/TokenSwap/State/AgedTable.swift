@@ -27,14 +27,24 @@ struct AgedTable<Value: Sendable>: Sendable {
     private static var expiredDropsPerInsert: Int { 2 }
 
     let capacity: Int
+    /// The most bytes the values may hold together (`byteCount` measures one); past it
+    /// the oldest entries go as at the cap. Int.max: bounded by count alone.
+    let byteBudget: Int
+    private let byteCount: @Sendable (Value) -> Int
+    private(set) var bytes = 0
     private var index: [StateKey: Int] = [:]
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
     private var oldest = Self.none
     private var newest = Self.none
 
-    init(capacity: Int) {
+    init(
+        capacity: Int, byteBudget: Int = .max,
+        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
+    ) {
         self.capacity = max(1, capacity)
+        self.byteBudget = max(1, byteBudget)
+        self.byteCount = byteCount
     }
 
     var count: Int { index.count }
@@ -50,25 +60,23 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
-    /// end). At the cap the oldest entry makes room; evicted entries are answered so their
-    /// owner can settle what they held (a waiter of an evicted claim).
+    /// end). At the cap, or past the byte budget, the oldest entries make room; evicted
+    /// entries are answered so their owner can settle what they held (a waiter of an
+    /// evicted claim).
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
-        -> (key: StateKey, value: Value)?
+        -> [(key: StateKey, value: Value)]
     {
         if let slot = index[key] {
+            bytes -= slots[slot].value.map(byteCount) ?? 0
+            bytes += byteCount(value)
             slots[slot].value = value
             slots[slot].expiresAt = expiresAt
             moveToNewEnd(slot)
-            return nil
+            return evictOverBudget()
         }
         dropExpiredAtOldEnd(now: now)
-        var evicted: (key: StateKey, value: Value)?
-        if index.count >= capacity, oldest != Self.none, let key = slots[oldest].key,
-            let value = slots[oldest].value
-        {
-            evicted = (key, value)
-            unlink(oldest, key: key)
-        }
+        var evicted: [(key: StateKey, value: Value)] = []
+        if index.count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
         let fresh = Slot(
             key: key, value: value, expiresAt: expiresAt, older: newest, newer: Self.none)
@@ -83,14 +91,34 @@ struct AgedTable<Value: Sendable>: Sendable {
         newest = slot
         if oldest == Self.none { oldest = slot }
         index[key] = slot
+        bytes += byteCount(value)
+        return evicted + evictOverBudget()
+    }
+
+    /// Evicts the oldest entries while the values hold more than the budget (never the
+    /// newest: one answer larger than the budget is still kept alone).
+    private mutating func evictOverBudget() -> [(key: StateKey, value: Value)] {
+        var evicted: [(key: StateKey, value: Value)] = []
+        while bytes > byteBudget, index.count > 1, let entry = evictOldest() {
+            evicted.append(entry)
+        }
         return evicted
+    }
+
+    private mutating func evictOldest() -> (key: StateKey, value: Value)? {
+        guard oldest != Self.none, let key = slots[oldest].key, let value = slots[oldest].value
+        else { return nil }
+        unlink(oldest, key: key)
+        return (key, value)
     }
 
     /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
         guard let slot = index[key], var value = slots[slot].value else { return nil }
         slots[slot].value = nil
+        bytes -= byteCount(value)
         let result = change(&value)
+        bytes += byteCount(value)
         slots[slot].value = value
         return result
     }
@@ -136,6 +164,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Takes `slot` out of the order and the index and frees it (its value released now,
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
+        bytes -= slots[slot].value.map(byteCount) ?? 0
         detach(slot)
         index[key] = nil
         slots[slot].key = nil

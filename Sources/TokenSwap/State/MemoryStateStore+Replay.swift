@@ -3,6 +3,13 @@ import Transport
 
 /// What the replay table holds under a refresh's key (CONTRACT §12).
 enum ReplayEntry: Sendable {
+    /// What an entry holds against the table's byte budget: a kept answer's sealed bytes
+    /// (a claim holds next to nothing).
+    var byteCount: Int {
+        if case .kept(let answer, _) = self { return answer.count }
+        return 0
+    }
+
     /// A request is calling the provider; the claim lapses at `until` (a claimant that
     /// never settles frees the key then), and `waiters` wait for its answer.
     case inFlight(until: Deadline, waiters: [ReplayWaiter.Held])
@@ -96,7 +103,7 @@ extension MemoryStateStore {
         let deliveries: Deliveries = replay.withShard(of: key) { table in
             var waiters: [ReplayWaiter.Held] = []
             if case .inFlight(_, let held) = table.value(for: key, now: now) { waiters = held }
-            guard let answer, keepFor > .zero else {
+            guard let answer else {
                 table.remove(key)
                 // Freed: the first waiter takes the claim and calls the provider itself;
                 // the others wait for it.
@@ -105,6 +112,12 @@ extension MemoryStateStore {
                     + Self.hold(
                         key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table,
                         now: now)
+            }
+            guard keepFor > .zero else {
+                // Shared, not kept: the waiters of this call get it, the next request
+                // finds the key free.
+                table.remove(key)
+                return Deliveries(waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) })
             }
             let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
             let evicted = table.insert(
@@ -178,14 +191,15 @@ extension MemoryStateStore {
     /// An entry evicted at the cap: its waiters are told the refresh is still in flight
     /// (they answer a retryable failure rather than wait for an answer that will not be
     /// kept here). Counted by `deliver`, outside the lock.
-    private static func evictionDeliveries(_ evicted: (key: StateKey, value: ReplayEntry)?)
+    private static func evictionDeliveries(_ evicted: [(key: StateKey, value: ReplayEntry)])
         -> Deliveries
     {
-        guard let evicted else { return Deliveries() }
         var deliveries = Deliveries()
-        deliveries.evictions = 1
-        if case .inFlight(_, let waiters) = evicted.value {
-            deliveries.answers = waiters.map { ($0.waiter, .inFlight) }
+        deliveries.evictions = evicted.count
+        for entry in evicted {
+            if case .inFlight(_, let waiters) = entry.value {
+                deliveries.answers += waiters.map { ($0.waiter, .inFlight) }
+            }
         }
         return deliveries
     }

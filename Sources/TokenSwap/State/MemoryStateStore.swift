@@ -37,15 +37,22 @@ package final class MemoryStateStore: StateStore {
     package static let defaultBucketCapacity = 100_000
     package static let defaultShardCount = 16
     package static let defaultMaxWaitersPerKey = 256
+    /// The sealed answers one copy keeps, in bytes, whatever their size: with answers of
+    /// a few KiB (JWT access and id tokens) the entry cap alone would outgrow the shipped
+    /// container's memory limit (BENCHMARKS.md); past it the oldest are evicted as at the
+    /// cap.
+    package static let defaultReplayByteBudget = 96 * 1024 * 1024
 
     /// - Parameters:
     ///   - replayCapacity: most entries of the replay table
     ///     (`TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`).
+    ///   - replayByteBudget: most bytes its kept answers hold together.
     ///   - clock: now on the monotonic clock (`Deadline.now`); injected by tests.
     ///   - timers: where a waiter's timer runs (the server's loops).
     ///   - onEviction: called once per replay entry evicted at the cap (the metric).
     package init(
         replayCapacity: Int = ConfigurationDefaults.refreshReplayMaxEntries,
+        replayByteBudget: Int = defaultReplayByteBudget,
         seenCapacity: Int = defaultSeenCapacity,
         generationCapacity: Int = defaultGenerationCapacity,
         bucketCapacity: Int = defaultBucketCapacity,
@@ -55,7 +62,9 @@ package final class MemoryStateStore: StateStore {
         timers: StateTimers = .dispatch,
         onEviction: @escaping @Sendable () -> Void = {}
     ) {
-        self.replay = ShardedTable(capacity: replayCapacity, shardCount: shardCount)
+        self.replay = ShardedTable(
+            capacity: replayCapacity, shardCount: shardCount, byteBudget: replayByteBudget,
+            byteCount: \.byteCount)
         self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
@@ -89,6 +98,23 @@ extension MemoryStateStore {
     ) {
         self.init(
             replayCapacity: configuration.refreshReplayMaxEntries, timers: timers,
-            onEviction: { metrics?.refreshReplayEvicted() })
+            onEviction: Self.evictionCounting(
+                metrics, replaySeconds: configuration.refreshReplaySeconds))
+    }
+
+    /// A store of the default size whose evictions count into `metrics`.
+    package convenience init(metrics: ServiceMetrics, replaySeconds: Int) {
+        self.init(onEviction: Self.evictionCounting(metrics, replaySeconds: replaySeconds))
+    }
+
+    /// Counts evictions into `tokenswap_refresh_replay_evictions_total`, resolved once;
+    /// with the window off the series is not registered (nothing is ever kept).
+    private static func evictionCounting(_ metrics: ServiceMetrics?, replaySeconds: Int)
+        -> @Sendable () -> Void
+    {
+        guard replaySeconds > 0, let counter = metrics?.refreshReplayEvictionCounter() else {
+            return {}
+        }
+        return { counter.increment() }
     }
 }

@@ -11,17 +11,24 @@ final class ShardedTable<Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         let table: Mutex<AgedTable<Value>>
 
-        init(capacity: Int) {
-            table = Mutex(AgedTable(capacity: capacity))
+        init(_ table: AgedTable<Value>) {
+            self.table = Mutex(table)
         }
     }
 
     private let shards: [Shard]
 
-    init(capacity: Int, shardCount: Int) {
+    /// `byteBudget` (over all shards) bounds what the values hold by `byteCount`.
+    init(
+        capacity: Int, shardCount: Int, byteBudget: Int = .max,
+        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
+    ) {
         let shardCount = min(max(1, shardCount), max(1, capacity))
         let perShard = max(1, capacity / shardCount)
-        shards = (0..<shardCount).map { _ in Shard(capacity: perShard) }
+        let bytesPerShard = byteBudget == .max ? .max : max(1, byteBudget / shardCount)
+        shards = (0..<shardCount).map { _ in
+            Shard(AgedTable(capacity: perShard, byteBudget: bytesPerShard, byteCount: byteCount))
+        }
     }
 
     /// The most entries the table holds at once.

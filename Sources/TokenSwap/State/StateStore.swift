@@ -37,7 +37,9 @@ package protocol StateStore: Sendable {
 
     /// Ends the claim of `key`: with `answer` (sealed by the caller) kept for `keepFor`,
     /// or with nil (nothing to keep: a 429, a 5xx, a refused proof) the key is freed.
-    /// Waiters of `awaitAnswer` are answered either way.
+    /// Waiters of `awaitAnswer` are answered either way. A `keepFor` of zero hands `answer`
+    /// to the waiters only (`.kept`, age zero) and frees the key: single flight shares
+    /// every answer of the call in flight (a 429, a 504), the window keeps only some.
     func settle(
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void)
@@ -147,6 +149,16 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
         input.append(contentsOf: value.utf8)
         guard let digest = SHA256.digest(input) else { return nil }
         self.digest = digest
+    }
+
+    /// The digest is SHA-256, already uniform: its first eight bytes (and the namespace)
+    /// are hash enough for a table, where hashing all 32 bytes cost a hasher round each.
+    /// Equality still compares the whole digest.
+    package func hash(into hasher: inout Hasher) {
+        var prefix: UInt64 = 0
+        for byte in digest.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
+        hasher.combine(prefix)
+        hasher.combine(namespace)
     }
 
     /// `ts:<ns>:<64 hex digits>`: the store's key.

@@ -1,17 +1,27 @@
 /// The device authorization grant from the device's side (RFC 8628 §3.4–§3.5): the
 /// seeds' `obtainUserCode` then `getTokens` in a loop, done once, right.
+///
+/// With a DPoP key (a session's flow has its own), the device code is bound to it and
+/// every poll is proved by it (CONTRACT §13), so the tokens it brings are bound too.
 public struct DeviceFlow: Sendable {
     let backend: TokenSwapBackend
     let clock: any SessionClock
+    /// The key to prove with, asked for when a flow starts (a session makes its key then).
+    let dpopKey: @Sendable () async throws -> DPoPKey?
 
-    public init(backend: TokenSwapBackend) {
-        self.init(backend: backend, clock: MonotonicSessionClock())
+    /// `dpopKey`: prove every request with it; nil, none.
+    public init(backend: TokenSwapBackend, dpopKey: DPoPKey? = nil) {
+        self.init(backend: backend, clock: MonotonicSessionClock(), dpopKey: { dpopKey })
     }
 
     /// With a clock of the test's own (a seam, so `package`).
-    package init(backend: TokenSwapBackend, clock: any SessionClock) {
+    package init(
+        backend: TokenSwapBackend, clock: any SessionClock,
+        dpopKey: @escaping @Sendable () async throws -> DPoPKey? = { nil }
+    ) {
         self.backend = backend
         self.clock = clock
+        self.dpopKey = dpopKey
     }
 
     /// The label before issue 19, kept so existing apps compile.
@@ -23,8 +33,9 @@ public struct DeviceFlow: Sendable {
     /// Asks for a user code. Show `userCode` and `verificationURI` (or
     /// `verificationURIComplete`), then call `waitForApproval` with the same value.
     public func start(scope: String? = nil) async throws -> Started {
-        let authorization = try await backend.startDeviceAuthorization(scope: scope)
-        return Started(authorization: authorization, receivedAt: clock.now())
+        let key = try await dpopKey()
+        let authorization = try await backend.startDeviceAuthorization(scope: scope, dpopKey: key)
+        return Started(authorization: authorization, receivedAt: clock.now(), dpopKey: key)
     }
 
     /// Polls until the user approves (the tokens), declines (`accessDenied`), or the code
@@ -41,7 +52,8 @@ public struct DeviceFlow: Sendable {
             }
             try await clock.sleep(seconds: Double(interval))
             do {
-                return try await backend.pollDeviceToken(authorization.deviceCode)
+                return try await backend.pollDeviceToken(
+                    authorization.deviceCode, dpopKey: started.dpopKey)
             } catch TokenSwapClientError.rejected(let answer) {
                 switch answer.error {
                 case "authorization_pending":
@@ -66,5 +78,7 @@ public struct DeviceFlow: Sendable {
     public struct Started: Sendable, Hashable {
         public let authorization: DeviceSignIn
         public let receivedAt: Double
+        /// The key the device code is bound to, which proves every poll; nil: none.
+        let dpopKey: DPoPKey?
     }
 }

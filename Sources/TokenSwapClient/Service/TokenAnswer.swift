@@ -11,16 +11,22 @@ public struct TokenAnswer: Sendable, Hashable {
     public let expiresInSeconds: Int?
     public let tokenType: String?
     public let scope: String?
+    /// `refresh_token_expires_in` (CONTRACT §14): how long the grant has left from the
+    /// moment the answer arrived, after which no refresh works and the user must sign in
+    /// again; nil when the answer did not say (the deployment does not know).
+    public let refreshTokenExpiresInSeconds: Int?
 
     public init(
         accessToken: RedactedToken, refreshToken: RedactedToken?, expiresInSeconds: Int?,
-        tokenType: String? = "Bearer", scope: String? = nil
+        tokenType: String? = "Bearer", scope: String? = nil,
+        refreshTokenExpiresInSeconds: Int? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresInSeconds = expiresInSeconds
         self.tokenType = tokenType
         self.scope = scope
+        self.refreshTokenExpiresInSeconds = refreshTokenExpiresInSeconds
     }
 
     /// Reads a token answer's JSON body, e.g. one an SDK received from `/v1/swap`.
@@ -42,6 +48,7 @@ public struct TokenAnswer: Sendable, Hashable {
         self.expiresInSeconds = object.seconds("expires_in")
         self.tokenType = object.string("token_type")
         self.scope = object.string("scope")
+        self.refreshTokenExpiresInSeconds = object.seconds("refresh_token_expires_in")
     }
 }
 
@@ -49,7 +56,9 @@ extension TokenAnswer: CustomStringConvertible, CustomReflectable {
     public var description: String {
         "TokenAnswer(access_token: <redacted>, refresh_token: "
             + (refreshToken == nil ? "none" : "<redacted>")
-            + ", expires_in: \(expiresInSeconds.map(String.init) ?? "unknown"))"
+            + ", expires_in: \(expiresInSeconds.map(String.init) ?? "unknown")"
+            + (refreshTokenExpiresInSeconds.map { ", refresh_token_expires_in: \($0)" } ?? "")
+            + ")"
     }
 
     public var customMirror: Mirror {
@@ -59,6 +68,7 @@ extension TokenAnswer: CustomStringConvertible, CustomReflectable {
                 "accessToken": accessToken, "refreshToken": refreshToken as Any,
                 "expiresInSeconds": expiresInSeconds as Any, "tokenType": tokenType as Any,
                 "scope": scope as Any,
+                "refreshTokenExpiresInSeconds": refreshTokenExpiresInSeconds as Any,
             ], displayStyle: .struct)
     }
 }

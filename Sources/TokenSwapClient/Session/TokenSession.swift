@@ -13,7 +13,16 @@
 ///   failures back off with jitter; the tokens are kept. A store that cannot be read at
 ///   launch is "unavailable", not "signed out".
 ///
-/// Nothing here logs; `events` says what happened, without tokens.
+/// - Every swap, refresh and device request carries a DPoP proof (RFC 9449, CONTRACT §13)
+///   by the session's own key, made at sign-in and kept beside the credentials (`DPoPMode`);
+///   tokenswap binds the refresh token to it, so a copy of the token without the key is
+///   dead. A session whose key is gone signs out (`dpopKeyLost`) rather than send a token
+///   that cannot work.
+/// - When tokenswap says when the grant ends (`refresh_token_expires_in`, CONTRACT §14) the
+///   session keeps it with the credentials, says so once ahead of time
+///   (`grantEndingSoon`), and after it signs out (`grantExpired`) without asking.
+///
+/// Nothing here logs; `events` says what happened, without tokens, proofs or keys.
 ///
 /// Calls that need a token, in AppAuth's spirit: `data(for:)` sends an API request with a
 /// fresh token (and retries a 401 once), `authorize(_:)` only signs a request the app sends
@@ -34,12 +43,14 @@ public actor TokenSession {
     public nonisolated var events: AsyncStream<TokenSessionEvent> { broadcast.subscribe() }
 
     let store: any CredentialStore
+    /// Where the DPoP key lives; nil: no proofs (`DPoPMode.off`, or a store without one).
+    let keyStore: (any DPoPKeyStore)?
     let configuration: TokenSessionConfiguration
     let clock: any SessionClock
     private let random: @Sendable (ClosedRange<Double>) -> Double
     nonisolated let broadcast = EventBroadcast<TokenSessionEvent>(bufferSize: 256)
 
-    private var state: SessionState = .notLoaded
+    var state: SessionState = .notLoaded
     /// The one token-changing operation under way (a refresh, or storing an answer);
     /// everyone who needs a token meanwhile awaits it instead of starting another.
     private var inFlight: Task<Void, any Error>?
@@ -54,13 +65,18 @@ public actor TokenSession {
     /// Bumped on every sign-in and sign-out, so an answer that arrives for an earlier
     /// session is not written over the current one.
     private var generation = 0
+    /// Whether `grantEndingSoon` was sent for the current grant.
+    var grantWarned = false
 
+    /// `dpop`: where the session keeps its DPoP key; by default beside the credentials
+    /// (`DPoPMode.automatic`).
     public init(
         backend: TokenSwapBackend, store: any CredentialStore,
-        configuration: TokenSessionConfiguration = TokenSessionConfiguration()
+        configuration: TokenSessionConfiguration = TokenSessionConfiguration(),
+        dpop: DPoPMode = .automatic
     ) {
         self.init(
-            backend: backend, store: store, configuration: configuration,
+            backend: backend, store: store, configuration: configuration, dpop: dpop,
             clock: MonotonicSessionClock())
     }
 
@@ -68,11 +84,16 @@ public actor TokenSession {
     package init(
         backend: TokenSwapBackend, store: any CredentialStore,
         configuration: TokenSessionConfiguration = TokenSessionConfiguration(),
-        clock: any SessionClock,
+        dpop: DPoPMode = .automatic, clock: any SessionClock,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
     ) {
         self.backend = backend
         self.store = store
+        switch dpop {
+        case .automatic: self.keyStore = store.dpopKeyStore
+        case .keyStore(let keyStore): self.keyStore = keyStore
+        case .off: self.keyStore = nil
+        }
         self.configuration = configuration
         self.clock = clock
         self.random = random
@@ -94,6 +115,7 @@ public actor TokenSession {
     /// Whether there is a session, loading the store on first use.
     public func status() async -> SessionStatus {
         try? await loadIfNeeded()
+        try? await checkGrant()
         switch state {
         case .notLoaded, .storageUnavailable: return .storageUnavailable
         case .signedOut(let reason): return .signedOut(reason)
@@ -112,37 +134,62 @@ public actor TokenSession {
     /// it as soon as the answer arrives: its `expires_in` counts from now. Returns once
     /// the refresh token is stored; throws `storageUnavailable` if it could not be (the
     /// session keeps the tokens and stores them on the next call).
+    ///
+    /// The answer came from a request without this session's proof, so its refresh token
+    /// is not bound to a key; the first refresh proves with the session's key and binds it
+    /// (CONTRACT §13: adopting DPoP needs no new sign-in).
     public func signIn(with answer: TokenAnswer) async throws {
-        let arrived = clock.now()
-        // After a sign-out under way (which would wipe this sign-in) and after the
-        // operation under way (whose answer this one replaces).
-        while signingOut != nil || inFlight != nil {
-            await awaitSignOut()
-            while let inFlight { _ = try? await inFlight.value }
-        }
-        generation += 1
-        backoff.succeeded()
-        state = .signedIn(SessionTokens(answer, arrivedAt: arrived))
-        try await startAndAwait { try await self.storePending() }
-        emit(.signedIn)
+        try await signIn(with: answer, arrivedAt: clock.now(), boundTo: nil)
     }
 
-    /// Swaps an authorization code (CONTRACT §2 `/v1/swap`) and signs in with the answer.
+    private func signIn(with answer: TokenAnswer, arrivedAt arrived: Double, boundTo key: DPoPKey?)
+        async throws
+    {
+        let wallArrived = clock.wallNow()
+        await awaitQuiet()
+        generation += 1
+        backoff.succeeded()
+        grantWarned = false
+        state = .signedIn(
+            SessionTokens(
+                answer, arrivedAt: arrived, wallArrivedAt: wallArrived,
+                boundTo: key?.thumbprint))
+        try await startAndAwait { try await self.storePending() }
+        emit(.signedIn)
+        warnIfGrantEndsSoon()
+    }
+
+    /// Swaps an authorization code (CONTRACT §2 `/v1/swap`), proved by the session's DPoP
+    /// key (made now if there is none), and signs in with the answer.
     public func signIn(code: String, codeVerifier: String? = nil, redirectURI: String? = nil)
         async throws
     {
-        try await signIn(
-            with: backend.swap(code: code, codeVerifier: codeVerifier, redirectURI: redirectURI))
+        await awaitQuiet()
+        let key = try await keyForSignIn()
+        let answer = try await backend.swap(
+            code: code, codeVerifier: codeVerifier, redirectURI: redirectURI, dpopKey: key)
+        try await signIn(with: answer, arrivedAt: clock.now(), boundTo: key)
     }
 
-    /// The device flow for this session's provider and clock.
+    /// The device flow for this session's provider and clock, proved by the session's DPoP
+    /// key (made when the flow starts if there is none).
     public nonisolated var deviceFlow: DeviceFlow {
-        DeviceFlow(backend: backend, clock: clock)
+        DeviceFlow(backend: backend, clock: clock, dpopKey: { try await self.keyForSignIn() })
     }
 
     /// Waits for the user to approve a started device authorization, then signs in.
     public func signIn(approving started: DeviceFlow.Started) async throws {
-        try await signIn(with: deviceFlow.waitForApproval(started))
+        let answer = try await deviceFlow.waitForApproval(started)
+        try await signIn(with: answer, arrivedAt: clock.now(), boundTo: started.dpopKey)
+    }
+
+    /// Returns once no sign-out and no token operation is under way: a sign-in comes after
+    /// a sign-out (which would wipe it) and after the operation (whose answer it replaces).
+    private func awaitQuiet() async {
+        while signingOut != nil || inFlight != nil {
+            await awaitSignOut()
+            while let inFlight { _ = try? await inFlight.value }
+        }
     }
 
     /// Signs out. With `revoking`, the tokens are revoked first, both of them (CONTRACT
@@ -240,6 +287,7 @@ public actor TokenSession {
                 refreshed = true
                 continue
             }
+            try await checkGrant()
             guard case .signedIn(let tokens) = state else { throw stateError }
             if !tokens.refreshStored {
                 try await startAndAwait { try await self.storePending() }
@@ -285,9 +333,25 @@ public actor TokenSession {
             throw TokenSwapClientError.signedOut(.noRefreshToken)
         }
         let session = generation
+        let key: DPoPKey?
+        switch await refreshKey(for: tokens) {
+        case .use(let usable):
+            key = usable
+        case .lost:
+            guard session == generation else { return }
+            try? await endSession(.dpopKeyLost)
+            throw TokenSwapClientError.signedOut(.dpopKeyLost)
+        case .unavailable:
+            guard session == generation else { return }
+            emit(
+                .transientFailure(
+                    TransientFailure(kind: .storageUnavailable, retryAfterSeconds: nil)))
+            throw TokenSwapClientError.storageUnavailable
+        }
+        guard session == generation else { return }
         let answer: TokenAnswer
         do {
-            answer = try await backend.refresh(refreshToken)
+            answer = try await backend.refresh(refreshToken, dpopKey: key)
         } catch {
             guard session == generation else { return }
             throw try await refreshFailed(error)
@@ -295,11 +359,15 @@ public actor TokenSession {
         guard session == generation else { return }
         backoff.succeeded()
         // Held in memory at once (the old refresh token may be dead now that it rotated)
-        // but not handed out until stored.
+        // but not handed out until stored. A proof binds the answer to its key (or keeps
+        // it bound); without one the binding stays what it was.
         state = .signedIn(
-            SessionTokens(answer, arrivedAt: clock.now(), keeping: refreshToken))
+            SessionTokens(
+                answer, arrivedAt: clock.now(), wallArrivedAt: clock.wallNow(),
+                keeping: refreshToken, boundTo: key?.thumbprint ?? tokens.dpopKeyThumbprint))
         try await storeTokens(of: session)
         emit(.refreshed(expiresInSeconds: answer.expiresInSeconds))
+        warnIfGrantEndsSoon()
     }
 
     /// Stores a sign-in's refresh token (`inFlight`).
@@ -311,8 +379,8 @@ public actor TokenSession {
     private func storeTokens(of session: Int) async throws {
         guard case .signedIn(let tokens) = state, !tokens.refreshStored else { return }
         do {
-            if let refreshToken = tokens.refresh {
-                try await store.save(refreshToken)
+            if let credentials = tokens.stored {
+                try await store.save(credentials)
             } else {
                 try await store.remove()
             }
@@ -363,29 +431,35 @@ public actor TokenSession {
     }
 
     /// The session is over: memory first (nothing more is handed out), then the store.
-    private func endSession(_ reason: SignOutReason) async throws {
+    /// The DPoP key goes with the tokens: the next sign-in is a new session with a new key.
+    func endSession(_ reason: SignOutReason) async throws {
         generation += 1
         backoff.succeeded()
         state = .signedOut(reason)
         emit(.signedOut(reason))
+        var removed = true
         do {
             try await store.remove()
         } catch {
-            throw TokenSwapClientError.storageUnavailable
+            removed = false
         }
+        // Best effort: a key left behind is bound to nothing live, and the next sign-in
+        // uses it as its own.
+        try? await keyStore?.remove()
+        guard removed else { throw TokenSwapClientError.storageUnavailable }
     }
 
     // MARK: - State
 
-    private func loadIfNeeded() async throws {
+    func loadIfNeeded() async throws {
         switch state {
         case .notLoaded, .storageUnavailable: break
         case .signedOut, .signedIn: return
         }
         let session = generation
-        let stored: RedactedToken?
+        let stored: StoredCredentials?
         do {
-            stored = try await store.load()
+            stored = try await store.loadCredentials()
         } catch {
             guard session == generation else { return }
             state = .storageUnavailable
@@ -397,7 +471,7 @@ public actor TokenSession {
         // Another caller loaded, or the app signed in, while this load was under way.
         guard session == generation, !state.isLoaded else { return }
         state =
-            stored.map { .signedIn(SessionTokens(storedRefreshToken: $0)) }
+            stored.map { .signedIn(SessionTokens(stored: $0)) }
             ?? .signedOut(.neverSignedIn)
     }
 
@@ -427,7 +501,7 @@ public actor TokenSession {
         }
     }
 
-    private func emit(_ event: TokenSessionEvent) {
+    func emit(_ event: TokenSessionEvent) {
         broadcast.yield(event)
     }
 }

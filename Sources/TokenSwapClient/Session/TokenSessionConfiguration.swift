@@ -8,13 +8,17 @@ public struct TokenSessionConfiguration: Sendable, Hashable {
     /// drawn at random from its upper half so many devices do not return in step.
     public var backoffInitialSeconds: Double = 1
     public var backoffMaximumSeconds: Double = 300
+    /// `TokenSessionEvent.grantEndingSoon` comes once the grant has less than this left
+    /// (CONTRACT §14; a week by default).
+    public var grantEndingWarningSeconds: Double = 7 * 24 * 3600
 
     public init(
         refreshSkewSeconds: Double = 60, backoffInitialSeconds: Double = 1,
-        backoffMaximumSeconds: Double = 300
+        backoffMaximumSeconds: Double = 300, grantEndingWarningSeconds: Double = 7 * 24 * 3600
     ) {
         self.refreshSkewSeconds = refreshSkewSeconds
         self.backoffInitialSeconds = backoffInitialSeconds
         self.backoffMaximumSeconds = backoffMaximumSeconds
+        self.grantEndingWarningSeconds = grantEndingWarningSeconds
     }
 }

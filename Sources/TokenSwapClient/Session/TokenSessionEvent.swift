@@ -8,6 +8,10 @@ public enum TokenSessionEvent: Sendable, Hashable {
     case signedOut(SignOutReason)
     /// A refresh (or the store) failed for now; the tokens are kept.
     case transientFailure(TransientFailure)
+    /// The grant ends in `timeLeftSeconds` (CONTRACT §14): less than the configured
+    /// `grantEndingWarningSeconds` are left. Sent once per grant and session, so the app
+    /// can ask the user to sign in again at a good moment rather than mid-task.
+    case grantEndingSoon(timeLeftSeconds: Double)
 }
 
 /// A failure a session rides out: it keeps its tokens and asks again after

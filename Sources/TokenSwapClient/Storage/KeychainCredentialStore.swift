@@ -41,10 +41,31 @@
             self.installMarker = installMarker
         }
 
+        /// The session's DPoP key, in the Secure Enclave where the device has one, as an
+        /// item of the same service and access group (`<account>.dpop-key`).
+        public var dpopKeyStore: (any DPoPKeyStore)? {
+            #if canImport(CryptoKit)
+                KeychainDPoPKeyStore(
+                    service: service, account: account + ".dpop-key", accessGroup: accessGroup)
+            #else
+                nil
+            #endif
+        }
+
         public func load() async throws -> RedactedToken? {
+            try await loadCredentials()?.refreshToken
+        }
+
+        public func save(_ refreshToken: RedactedToken) async throws {
+            try await save(StoredCredentials(refreshToken: refreshToken))
+        }
+
+        /// The item's data is `StoredCredentials`' text: an item of an earlier version
+        /// (the token alone) reads as it is.
+        public func loadCredentials() async throws -> StoredCredentials? {
             try await clearLeftovers()
             if let data = try read(query) {
-                return RedactedToken(String(decoding: data, as: UTF8.self))
+                return StoredCredentials(decoding: String(decoding: data, as: UTF8.self))
             }
             #if os(macOS)
                 // Best effort: a Mac without a legacy keychain (or with it locked) must not
@@ -52,15 +73,15 @@
                 guard let data = try? read(legacyQuery) else { return nil }
                 try write(data)
                 try? delete(legacyQuery)
-                return RedactedToken(String(decoding: data, as: UTF8.self))
+                return StoredCredentials(decoding: String(decoding: data, as: UTF8.self))
             #else
                 return nil
             #endif
         }
 
-        public func save(_ refreshToken: RedactedToken) async throws {
+        public func save(_ credentials: StoredCredentials) async throws {
             try await clearLeftovers()
-            try write(Data(refreshToken.revealed.utf8))
+            try write(Data(credentials.encoded.utf8))
         }
 
         public func remove() async throws {

@@ -52,16 +52,20 @@ import Testing
         let (store, caFile) = try await Self.store()
         try await TestServer.with({ $0.tls = store }) { _, port in
             let big = try await Self.curl(
-                ["-o", "/dev/null", "-w", "%{http_code} %{size_download}",
-                 "https://localhost:\(port)/big"], caFile: caFile)
+                [
+                    "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
+                    "https://localhost:\(port)/big",
+                ], caFile: caFile)
             #expect(big.stdout == "200 \(8 * 1024 * 1024)", "\(big.stderr)")
 
             // Over the 64 KiB body limit: 413 decided from Content-Length, then the
             // lingering close ends the TLS stream with close_notify (curl reports no
             // truncation).
             let tooLarge = try await Self.curl(
-                ["-o", "/dev/null", "-w", "%{http_code}", "--data-binary",
-                 String(repeating: "x", count: 70 * 1024), "https://localhost:\(port)/echo"],
+                [
+                    "-o", "/dev/null", "-w", "%{http_code}", "--data-binary",
+                    String(repeating: "x", count: 70 * 1024), "https://localhost:\(port)/echo",
+                ],
                 caFile: caFile)
             #expect(tooLarge.status == .exited(0), "\(tooLarge.stderr)")
             #expect(tooLarge.stdout == "413")

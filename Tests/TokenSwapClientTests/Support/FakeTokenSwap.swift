@@ -20,7 +20,12 @@ actor FakeTokenSwap: HTTPTransport {
     private var issued = 0
     /// `expires_in` as JSON text: `3600`, or `"3600"` as some providers send it.
     var expiresIn = "3600"
-    private(set) var requests: [(path: String, form: [String: String], authorization: String?)] = []
+    private(set) var requests:
+        [(path: String, form: [String: String], authorization: String?, dpop: String?)] = []
+    /// Added to every answer of the endpoints' own (not scripted ones): a
+    /// `refresh_token_expires_in` member, a `DPoP-Nonce` header.
+    var refreshTokenExpiresIn: Int?
+    var nonceHeader: String?
     private var scripted: [String: [Reply]] = [:]
     private var refreshGate: Gate?
     private var revokeGate: Gate?
@@ -37,6 +42,8 @@ actor FakeTokenSwap: HTTPTransport {
     func setAPIRefusesEverything(_ refuses: Bool) { apiRefusesEverything = refuses }
     func setExpiresIn(_ value: String) { expiresIn = value }
     func setDateOffset(_ seconds: Double) { dateOffsetSeconds = seconds }
+    func setRefreshTokenExpiresIn(_ seconds: Int?) { refreshTokenExpiresIn = seconds }
+    func setNonceHeader(_ nonce: String?) { nonceHeader = nonce }
     /// The provider kills the access token before its expiry; the next refresh issues a
     /// new one.
     func revokeCurrentAccessToken() { currentAccess = "revoked" }
@@ -55,7 +62,11 @@ actor FakeTokenSwap: HTTPTransport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let path = request.url?.path ?? ""
         let form = Self.decodeForm(request.httpBody ?? Data())
-        requests.append((path, form, request.value(forHTTPHeaderField: "Authorization")))
+        requests.append(
+            (
+                path, form, request.value(forHTTPHeaderField: "Authorization"),
+                request.value(forHTTPHeaderField: "DPoP")
+            ))
         if path.hasSuffix("/refresh"), let refreshGate { await refreshGate.wait() }
         if path.hasSuffix("/revoke"), let revokeGate { await revokeGate.wait() }
         if var queue = scripted[path], !queue.isEmpty {
@@ -63,45 +74,52 @@ actor FakeTokenSwap: HTTPTransport {
             scripted[path] = queue
             return try answer(reply, request)
         }
+        var reply = endpoint(path, form, request)
+        if let nonceHeader, case .answer(let status, let body, var headers) = reply {
+            headers["DPoP-Nonce"] = nonceHeader
+            reply = .answer(status: status, body: body, headers: headers)
+        }
+        return try answer(reply, request)
+    }
+
+    private func endpoint(_ path: String, _ form: [String: String], _ request: URLRequest)
+        -> Reply
+    {
         switch path {
         case "/v1/refresh":
             guard form["refresh_token"] == currentRefresh else {
-                return try answer(
-                    .answer(
+                return
+                    (.answer(
                         status: 400,
-                        body: #"{"error":"invalid_grant","error_description":"revoked"}"#),
-                    request)
+                        body: #"{"error":"invalid_grant","error_description":"revoked"}"#))
             }
-            return try answer(.answer(status: 200, body: rotate()), request)
+            return (.answer(status: 200, body: rotate()))
         case "/v1/swap":
-            return try answer(.answer(status: 200, body: rotate()), request)
+            return (.answer(status: 200, body: rotate()))
         case "/v1/revoke":
-            return try answer(
-                .answer(status: 200, body: "{}", headers: ["Tokenswap-Revocation": "forwarded"]),
-                request)
+            return
+                (.answer(status: 200, body: "{}", headers: ["Tokenswap-Revocation": "forwarded"]))
         case "/v1/introspect":
             let active = form["token"] == currentAccess
-            return try answer(
-                .answer(
+            return
+                (.answer(
                     status: 200,
                     body: active
                         ? #"{"active":true,"scope":"s","exp":1900000000,"client_id":"c"}"#
-                        : #"{"active":false}"#),
-                request)
+                        : #"{"active":false}"#))
         case "/api":
             let expected = "Bearer \(currentAccess)"
             let ok =
                 !apiRefusesEverything
                 && request.value(forHTTPHeaderField: "Authorization") == expected
-            return try answer(
-                ok
-                    ? .answer(status: 200, body: #"{"me":"ok"}"#)
-                    : .answer(
-                        status: 401, body: "",
-                        headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]),
-                request)
+            return
+                (ok
+                ? .answer(status: 200, body: #"{"me":"ok"}"#)
+                : .answer(
+                    status: 401, body: "",
+                    headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]))
         default:
-            return try answer(.answer(status: 404, body: #"{"error":"not_found"}"#), request)
+            return (.answer(status: 404, body: #"{"error":"not_found"}"#))
         }
     }
 
@@ -111,7 +129,8 @@ actor FakeTokenSwap: HTTPTransport {
         currentAccess = "access-\(issued)"
         currentRefresh = "refresh-\(issued)"
         return
-            #"{"access_token":"\#(currentAccess)","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"\#(currentRefresh)"}"#
+            #"{"access_token":"\#(currentAccess)","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"\#(currentRefresh)""#
+            + (refreshTokenExpiresIn.map { #","refresh_token_expires_in":\#($0)"# } ?? "") + "}"
     }
 
     private func answer(_ reply: Reply, _ request: URLRequest) throws -> (Data, HTTPURLResponse) {

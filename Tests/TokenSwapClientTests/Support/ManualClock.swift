@@ -8,6 +8,11 @@ final class ManualClock: SessionClock {
 
     func now() -> Double { state.withLock { $0.now } }
 
+    /// The wall clock moves with the monotonic one, from `wallStart` at `now() == 1000`.
+    func wallNow() -> Double { Self.wallStart + now() - 1000 }
+
+    static let wallStart: Double = 1_800_000_000
+
     func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
         state.withLock {

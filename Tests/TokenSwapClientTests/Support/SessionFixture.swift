@@ -17,14 +17,22 @@ struct SessionFixture {
     /// on, and `events(_:)` reads them from the session's start.
     let subscription: AsyncStream<TokenSessionEvent>
 
-    init(storedRefreshToken: String? = "refresh-0", skewSeconds: Double = 60) throws {
+    /// `dpop`: the session's DPoP; the recording store has no key store of its own, so
+    /// `.automatic` is none.
+    init(
+        storedRefreshToken: String? = "refresh-0", skewSeconds: Double = 60,
+        configuration: TokenSessionConfiguration? = nil, dpop: DPoPMode = .automatic
+    ) throws {
         store = RecordingStore(storedRefreshToken)
         let endpoints = try TokenSwapEndpoints(
             baseURL: try #require(URL(string: "https://tokenswap.test")))
         session = TokenSession(
-            backend: TokenSwapBackend(endpoints: endpoints, transport: server), store: store,
-            configuration: TokenSessionConfiguration(refreshSkewSeconds: skewSeconds),
-            clock: clock, random: { $0.upperBound })
+            backend: TokenSwapBackend(
+                endpoints: endpoints, transport: server, wallClock: { [clock] in clock.wallNow() }),
+            store: store,
+            configuration: configuration
+                ?? TokenSessionConfiguration(refreshSkewSeconds: skewSeconds),
+            dpop: dpop, clock: clock, random: { $0.upperBound })
         subscription = session.events
     }
 

@@ -1,0 +1,183 @@
+import HTTPCore
+import Sealing
+import Transport
+
+/// The retry-safe refresh (CONTRACT §12): single flight and the replay window, through the
+/// state store. Every refresh path and every device poll goes through here after its sealed
+/// value opened and passed the checks a repeat must pass too (the seam: checks that refuse
+/// a request, such as a proof of possession or a revoked grant, run before `replaying`, so
+/// a kept answer is never handed to a request the first one would not have been).
+///
+/// The store keys the sealed value by its digest (`StateKey`), never the value; the kept
+/// answer is sealed (`KeptAnswer`). Swaps never come here: a code is single-use (RFC 6749
+/// §4.1.2) and a repeat must fail as the provider says.
+extension GrantEndpoints {
+    /// How long a claim holds before it frees itself, and how long a waiter waits: the
+    /// provider call's own deadline, and a margin for sealing and the store.
+    var inFlightFor: Duration {
+        .nanoseconds(
+            Int64(Deadline.nanoseconds(clamping: upstreamTimeoutSeconds + Self.replayMarginSeconds))
+        )
+    }
+
+    static let replayMarginSeconds = 2.0
+
+    /// The window's length; zero: off.
+    var replayWindow: Duration { .seconds(refreshReplaySeconds) }
+
+    /// The key of a sealed refresh token or device code at `provider`; nil when the window
+    /// is off (or the digest is unavailable, when the request runs as before).
+    func replayKey(_ sealed: String, provider: Provider) -> StateKey? {
+        guard refreshReplaySeconds > 0 else { return nil }
+        return StateKey(.refresh, scope: provider.name, value: sealed)
+    }
+
+    /// Answers a refresh-shaped request whose sealed value opened: the kept answer when
+    /// there is one, the answer of the call in flight when there is one (whatever it is),
+    /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
+    /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
+    /// (a legacy token gives back its failure allowance on a replayed success).
+    /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
+    func replaying(
+        _ key: StateKey?, provider: Provider, refusals: Bool = true,
+        call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void = { _ in },
+        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        guard let key else { return call(completion) }
+        let calling = { @Sendable [self] in
+            call { [self] result in
+                keep(result, under: key, provider: provider, refusals: refusals)
+                completion(result)
+            }
+        }
+        state.claim(key, inFlightFor: inFlightFor) { [self] claim in
+            switch decide(claim, key: key, provider: provider, reason: .window) {
+            case .call:
+                calling()
+            case .answer(let result):
+                replayed(result)
+                completion(result)
+            case .wait:
+                state.awaitAnswer(
+                    key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
+                ) { [self] claim in
+                    switch decide(claim, key: key, provider: provider, reason: .inFlight) {
+                    case .call:
+                        calling()
+                    case .answer(let result):
+                        replayed(result)
+                        completion(result)
+                    case .wait:
+                        completion(.failure(.upstreamTimeout))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `replaying` for a task (the device poll, which awaits its provider call).
+    func replaying(
+        _ key: StateKey?, provider: Provider, refusals: Bool,
+        call: () async throws(GrantError) -> HTTPResponse
+    ) async throws(GrantError) -> HTTPResponse {
+        guard let key else { return try await call() }
+        var step = decide(
+            await storeAnswer { state.claim(key, inFlightFor: inFlightFor, completion: $0) },
+            key: key, provider: provider, reason: .window)
+        if case .wait = step {
+            let deadline = Deadline.after(seconds: Self.seconds(inFlightFor))
+            step = decide(
+                await storeAnswer {
+                    state.awaitAnswer(
+                        key, inFlightFor: inFlightFor, until: deadline, completion: $0)
+                }, key: key, provider: provider, reason: .inFlight)
+        }
+        switch step {
+        case .answer(let result):
+            return try result.get()
+        case .wait:
+            throw .upstreamTimeout
+        case .call:
+            let result: Result<HTTPResponse, GrantError>
+            do throws(GrantError) {
+                result = .success(try await call())
+            } catch {
+                result = .failure(error)
+            }
+            keep(result, under: key, provider: provider, refusals: refusals)
+            return try result.get()
+        }
+    }
+
+    /// What a claim (or a wait) found means for the request.
+    private enum ReplayStep {
+        case call
+        case wait
+        case answer(Result<HTTPResponse, GrantError>)
+    }
+
+    private func decide(
+        _ claim: Result<RefreshClaim, StateStoreError>, key: StateKey, provider: Provider,
+        reason: ServiceMetrics.ReplayReason
+    ) -> ReplayStep {
+        switch claim {
+        case .failure(let error):
+            // Only a store that must not be bypassed reports a failure here (memory never
+            // does; the fail-open store falls back itself): the request cannot be made
+            // safe to repeat, so it is not made at all (CONTRACT §12, `closed`).
+            return .answer(.failure(GrantError(error)))
+        case .success(.claimed):
+            return .call
+        case .success(.inFlight):
+            return .wait
+        case .success(.kept(let sealed, let age)):
+            // One that no longer opens (its key left the ring) counts as absent.
+            guard let kept = openKept(sealed, key: key, provider: provider) else { return .call }
+            metrics.refreshReplayed(provider: provider.name, reason, in: replayCounters)
+            return .answer(kept.replayed(age: age))
+        }
+    }
+
+    /// Settles the claim on `key` with `result`, sealed: kept for the window when it is a
+    /// `200` or (with `refusals`) a `400 invalid_grant`, else handed to the waiters of this
+    /// call only (`keepFor` zero), so each concurrent request gets the answer of the one in
+    /// flight and the next one calls the provider again.
+    private func keep(
+        _ result: Result<HTTPResponse, GrantError>, under key: StateKey, provider: Provider,
+        refusals: Bool
+    ) {
+        let answer = KeptAnswer(result)
+        // An answer that does not seal frees the key: a waiter then calls the provider.
+        let sealed = try? keyRing.seal(
+            answer.plaintext(boundTo: key), context: Self.context(provider, kind: .keptAnswer))
+        // A settle that fails leaves nothing kept; the store reports its own failures.
+        state.settle(
+            key, answer: sealed.map { Array($0.utf8) },
+            keepFor: answer.isKept(refusals: refusals) ? replayWindow : .zero
+        ) { _ in }
+    }
+
+    private func openKept(_ sealed: [UInt8], key: StateKey, provider: Provider) -> KeptAnswer? {
+        guard let text = String(validating: sealed, as: UTF8.self),
+            let opened = try? keyRing.open(text, context: Self.context(provider, kind: .keptAnswer))
+        else { return nil }
+        return KeptAnswer(plaintext: opened.plaintext, boundTo: key)
+    }
+
+    private func storeAnswer(
+        _ operation: (@escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void) -> Void
+    ) async -> Result<RefreshClaim, StateStoreError> {
+        await withCheckedContinuation { continuation in
+            operation { continuation.resume(returning: $0) }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, attoseconds) = duration.components
+        return Double(whole) + Double(attoseconds) * 1e-18
+    }
+}

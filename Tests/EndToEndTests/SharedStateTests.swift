@@ -1,0 +1,188 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two `tokenswap` copies sharing one real `redis-server` of the test's own (CONTRACT §12
+/// "Shared state" and "When the store fails"): limits count across copies, a refresh
+/// answered on one copy is replayed on the other, and when the store dies each copy keeps
+/// answering (open) or refuses what needs it (closed), and both recover by themselves
+/// when it is back, with one warning line each way.
+@Suite(.resourceClass(.processes)) struct SharedStateTests {
+    static func state(_ redis: RedisServer, _ extra: [String: String] = [:]) -> [String: String] {
+        ["TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)/0"].merging(extra) { $1 }
+    }
+
+    /// Two copies in front of one provider stub, with one key ring and one store.
+    static func copies(_ redis: RedisServer, _ extra: [String: String] = [:]) async throws
+        -> (StubStack, TokenSwapProcess)
+    {
+        let first = try await StubStack.start(extra: state(redis, extra))
+        let second = try await TokenSwapProcess.serve(
+            environment: first.deployment.environment(
+                tokenURL: first.stub.tokenURL(), keys: first.keys, extra: state(redis, extra)))
+        return (first, second)
+    }
+
+    static func swap(_ port: UInt16, forwardedFor: String = "198.51.100.1") async throws -> Int {
+        try await OperationsTests.swap(port, forwardedFor: forwardedFor)
+    }
+
+    @Test func theRateLimitCountsAcrossCopies() async throws {
+        let redis = try await RedisServer.start()
+        let (a, b) = try await Self.copies(redis, RateLimitPrefixTests.limit)
+        var statuses: [Int] = []
+        for index in 0..<6 {
+            statuses.append(try await Self.swap(index % 2 == 0 ? a.port : b.port))
+        }
+        // Burst 2 for the one client over both copies (not 2 per copy).
+        #expect(statuses.filter { $0 != 429 }.count == 2, "\(statuses)")
+        #expect(statuses.dropFirst(2).allSatisfy { $0 == 429 }, "\(statuses)")
+        #expect(try await Self.swap(b.port, forwardedFor: "198.51.100.2") != 429)
+        #expect(try await b.stop() == 0)
+        #expect(try await a.finish(secrets: []) == 0)
+    }
+
+    @Test func aRefreshAnsweredOnOneCopyIsReplayedOnTheOtherWithAPasswordedStore() async throws {
+        let redis = try await RedisServer.start(["--requirepass", "store-pass-e2e"])
+        let (a, b) = try await Self.copies(redis, ["TOKENSWAP_STATE_PASSWORD": "store-pass-e2e"])
+        let swap = try await Exchange.form("/v1/swap", port: a.port, [("code", "code-shared")])
+        #expect(swap.status == 200)
+        let sealed = try #require(swap.string("refresh_token"))
+        let first = try await Exchange.form(
+            "/v1/refresh", port: a.port, [("refresh_token", sealed)])
+        #expect(first.status == 200)
+        let again = try await Exchange.form(
+            "/v1/refresh", port: b.port, [("refresh_token", sealed)])
+        #expect(again.status == 200)
+        #expect(again.string("access_token") == first.string("access_token"))
+        let refreshes = try await a.stub.received().filter {
+            $0.form["grant_type"] == "refresh_token"
+        }
+        #expect(refreshes.count == 1)
+        #expect(try await b.stop() == 0)
+        #expect(!b.output.contains("store-pass-e2e"))
+        #expect(try await a.finish(secrets: ["store-pass-e2e", sealed]) == 0)
+    }
+
+    @Test func openModeKeepsAnsweringWithoutTheStoreAndRecoversWithOneLineEachWay()
+        async throws
+    {
+        let redis = try await RedisServer.start()
+        let (a, b) = try await Self.copies(redis, RateLimitPrefixTests.limit)
+        #expect(try await Self.swap(a.port) == 200)
+        redis.kill()
+        // Each copy answers from its own memory: limits per copy, never a 5xx.
+        var statuses: [Int] = []
+        for index in 0..<8 {
+            statuses.append(
+                try await Self.swap(index % 2 == 0 ? a.port : b.port, forwardedFor: "203.0.113.9"))
+        }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 }, "\(statuses)")
+        #expect(statuses.filter { $0 == 200 }.count == 4, "\(statuses)")  // burst 2 per copy
+        let ready = try await Exchange.request("GET", "/readyz", port: a.port)
+        #expect(ready.status == 200)
+        let down = try await OperationsTests.scrape(a.port)
+        #expect(down.contains("\ntokenswap_state_store_up 0.0"))
+        try await redis.restart()
+        try await Self.waitUntil {
+            try await OperationsTests.scrape(a.port).contains("\ntokenswap_state_store_up 1.0")
+        }
+        try await Self.waitUntil {
+            try await OperationsTests.scrape(b.port).contains("\ntokenswap_state_store_up 1.0")
+        }
+        // Shared again: a fresh client's burst counts over both copies.
+        var after: [Int] = []
+        for index in 0..<4 {
+            after.append(
+                try await Self.swap(index % 2 == 0 ? a.port : b.port, forwardedFor: "203.0.113.10"))
+        }
+        #expect(after == [200, 200, 429, 429], "\(after)")
+        #expect(try await b.stop() == 0)
+        for output in [a.server.output, b.output] {
+            #expect(Self.count("state store is unreachable", in: output) == 1, "\(output)")
+            #expect(Self.count("state store is back", in: output) == 1, "\(output)")
+        }
+        #expect(try await a.finish(secrets: []) == 0)
+    }
+
+    @Test func closedModeAnswers503WithRetryAfterAndIsNotReadyUntilTheStoreIsBack()
+        async throws
+    {
+        let redis = try await RedisServer.start()
+        let (a, b) = try await Self.copies(redis, ["TOKENSWAP_STATE_FAILURE": "closed"])
+        let swap = try await Exchange.form("/v1/swap", port: a.port, [("code", "code-closed")])
+        let sealed = try #require(swap.string("refresh_token"))
+        redis.kill()
+        for port in [a.port, b.port] {
+            let refused = try await Exchange.form(
+                "/v1/refresh", port: port, [("refresh_token", sealed)])
+            #expect(refused.status == 503)
+            #expect(refused.string("error") == "temporarily_unavailable")
+            #expect(refused.header("Retry-After") == "1")
+        }
+        try await Self.waitUntil {
+            try await Exchange.request("GET", "/readyz", port: b.port).status == 503
+        }
+        let notReady = try await Exchange.request("GET", "/readyz", port: a.port)
+        #expect(notReady.status == 503)
+        #expect(notReady.header("Retry-After") == "1")
+        // No provider call was made for the refused refreshes.
+        #expect(
+            try await a.stub.received().filter { $0.form["grant_type"] == "refresh_token" }.isEmpty)
+        try await redis.restart()
+        for port in [a.port, b.port] {
+            try await Self.waitUntil {
+                try await Exchange.request("GET", "/readyz", port: port).status == 200
+            }
+        }
+        let served = try await Exchange.form(
+            "/v1/refresh", port: b.port, [("refresh_token", sealed)])
+        #expect(served.status == 200)
+        #expect(try await b.stop() == 0)
+        #expect(Self.count("state store is unreachable", in: b.output) == 1)
+        #expect(Self.count("state store is back", in: b.output) == 1)
+        #expect(try await a.finish(secrets: [sealed]) == 0)
+    }
+
+    @Test func aStoreThatIsDownAtStartUpDoesNotStopServeInOpenMode() async throws {
+        let redis = try await RedisServer.start()
+        redis.kill()
+        let stack = try await StubStack.start(extra: Self.state(redis))
+        let swap = try await Exchange.form("/v1/swap", port: stack.port, [("code", "code-down")])
+        #expect(swap.status == 200)
+        #expect(try await Exchange.request("GET", "/readyz", port: stack.port).status == 200)
+        #expect(try await stack.finish(secrets: []) == 0)
+    }
+
+    @Test func checkConfigSaysWhetherTheStoreAnswered() async throws {
+        let redis = try await RedisServer.start(["--requirepass", "check-pass"])
+        let environment = Deployment().environment(
+            tokenURL: "https://accounts.example/api/token", keys: Deployment.newKey("A"),
+            extra: [
+                "TOKENSWAP_STATE_URL": "redis://:check-pass@127.0.0.1:\(redis.port)/2"
+            ])
+        let answered = try await TokenSwapProcess.run(["check-config"], environment: environment)
+        #expect(answered.status == 0)
+        #expect(answered.stdout.contains("state in redis://127.0.0.1:\(redis.port)/2"))
+        #expect(answered.stdout.contains("answered PING"))
+        #expect(!(answered.stdout + answered.stderr).contains("check-pass"))
+        redis.kill()
+        let silent = try await TokenSwapProcess.run(["check-config"], environment: environment)
+        #expect(silent.status == 0)
+        #expect(silent.stderr.contains("did not answer PING"))
+        #expect(!(silent.stdout + silent.stderr).contains("check-pass"))
+    }
+
+    static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// Polls `condition` every 100 ms for up to 10 s.
+    static func waitUntil(_ condition: () async throws -> Bool) async throws {
+        for _ in 0..<100 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw EndToEndFailure("condition not met within 10 s")
+    }
+}

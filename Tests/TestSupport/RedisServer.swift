@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real `redis-server` of the test's own (never the system service): a free loopback
+/// port, no persistence (`--save ''`, `--appendonly no`), a fresh temporary folder, and
+/// whatever settings the test adds (requirepass, an ACL user, TLS, an idle timeout).
+/// Shared by the integration and end-to-end tests. Killed by `stop()` or when released; `restart()` brings it back on the same port.
+public final class RedisServer: Sendable {
+    public let port: UInt16
+    private let arguments: [String]
+    private let directory: String
+    private let process: Mutex<ChildProcess?>
+
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Parameter tls: a `TestPKI` certificate name: the server then listens with TLS
+    ///   only (`--tls-port`), presenting that certificate.
+    public static func start(tls: String? = nil, _ extra: [String] = []) async throws -> RedisServer
+    {
+        try await offPool { try RedisServer(tls: tls, extra) }
+    }
+
+    private init(tls: String?, _ extra: [String]) throws {
+        let (fd, port) = try Loopback.bind()
+        close(fd)  // freed for redis-server a moment later; collisions are unlikely
+        self.port = port
+        directory = NSTemporaryDirectory() + "tokenswap-redis-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        var arguments = [
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory,
+            "--daemonize", "no", "--loglevel", "notice",
+        ]
+        if let tls {
+            let pki = TestPKI.shared
+            arguments += [
+                "--port", "0", "--tls-port", String(port), "--tls-cert-file", pki.cert(tls),
+                "--tls-key-file", pki.key(tls), "--tls-ca-cert-file", pki.caFile,
+                "--tls-auth-clients", "no",
+            ]
+        } else {
+            arguments += ["--port", String(port)]
+        }
+        self.arguments = arguments + extra
+        process = Mutex(nil)
+        try launch()
+    }
+
+    /// Starts the process and waits until it accepts connections.
+    private func launch() throws {
+        let child = try ChildProcess("redis-server", arguments)
+        let giveUp = Date().addingTimeInterval(20)
+        while !child.stdout.text.contains("Ready to accept connections") {
+            guard !child.hasExited, Date() < giveUp else {
+                child.kill()
+                throw StartError(
+                    description: "redis-server did not start: \(child.stdout.text)")
+            }
+            usleep(20_000)
+        }
+        process.withLock { $0 = child }
+    }
+
+    /// SIGKILL: the store dies as a crash would, connections reset.
+    public func kill() {
+        process.withLock { child in
+            child?.kill()
+            child = nil
+        }
+    }
+
+    /// Starts again on the same port (after `kill`).
+    public func restart() async throws {
+        try await offPool { try self.launch() }
+    }
+
+    public func stop() {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit {
+        stop()
+    }
+}

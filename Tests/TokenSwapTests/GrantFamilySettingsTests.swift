@@ -1,0 +1,56 @@
+import Testing
+
+@testable import TokenSwap
+@testable import TokenSwapFixtures
+
+/// CONTRACT §14's settings: `TOKENSWAP_REVOCATION_RETENTION_DAYS`, and per provider
+/// `_REUSE_DETECTION` and `_REFRESH_TOKEN_LIFETIME_SECONDS`; each refusal names its variable.
+@Suite struct GrantFamilySettingsTests {
+    typealias F = ConfigurationFixtures
+
+    @Test func defaultsAreOffUnknownAnd190Days() async throws {
+        let config = try await F.load(F.minimalEnvironment())
+        #expect(config.families.retentionDays == 190)
+        #expect(config.families.retention == .seconds(190 * 86_400))
+        #expect(config.families.policy(for: "spotify") == GrantFamilyPolicy())
+        #expect(!config.families.policy(for: "spotify").reuseDetection)
+        #expect(config.families.policy(for: "spotify").refreshTokenLifetimeSeconds == 0)
+    }
+
+    @Test func everyProviderHasItsOwnPolicy() async throws {
+        var env = F.minimalEnvironment()
+        env["TOKENSWAP_PROVIDERS"] = "spotify,acme"
+        env["TOKENSWAP_ACME_TOKEN_URL"] = "https://auth.acme.example/token"
+        env["TOKENSWAP_ACME_AUTH"] = "client_secret_post"
+        env["TOKENSWAP_ACME_CLIENT_ID"] = "acme-id"
+        env["TOKENSWAP_ACME_CLIENT_SECRET"] = "acme-secret"
+        env["TOKENSWAP_ACME_REDIRECT_URI"] = "myapp://acme"
+        env["TOKENSWAP_SPOTIFY_REFRESH_TOKEN_LIFETIME_SECONDS"] = "15552000"
+        env["TOKENSWAP_ACME_REUSE_DETECTION"] = "on"
+        env["TOKENSWAP_REVOCATION_RETENTION_DAYS"] = "30"
+        let config = try await F.load(env)
+        #expect(
+            config.families.policy(for: "spotify")
+                == GrantFamilyPolicy(refreshTokenLifetimeSeconds: 15_552_000))
+        #expect(config.families.policy(for: "acme") == GrantFamilyPolicy(reuseDetection: true))
+        #expect(config.families.retentionDays == 30)
+    }
+
+    @Test(arguments: [
+        ("TOKENSWAP_REVOCATION_RETENTION_DAYS", "0"),
+        ("TOKENSWAP_REVOCATION_RETENTION_DAYS", "3651"),
+        ("TOKENSWAP_REVOCATION_RETENTION_DAYS", "-1"),
+        ("TOKENSWAP_REVOCATION_RETENTION_DAYS", "99999999999999999999"),
+        ("TOKENSWAP_SPOTIFY_REUSE_DETECTION", "yes"),
+        ("TOKENSWAP_SPOTIFY_REFRESH_TOKEN_LIFETIME_SECONDS", "-5"),
+        ("TOKENSWAP_SPOTIFY_REFRESH_TOKEN_LIFETIME_SECONDS", "315360001"),
+        ("TOKENSWAP_SPOTIFY_REFRESH_TOKEN_LIFETIME_SECONDS", "6 months"),
+    ])
+    func outOfRangeOrUnknownValuesStopStartUpNamingTheVariable(variable: String, value: String)
+        async
+    {
+        var env = F.minimalEnvironment()
+        env[variable] = value
+        #expect(await F.error(env)?.variable == variable)
+    }
+}
