@@ -1,9 +1,9 @@
 import HTTPCore
 
 /// Where a request was sent, as a proof's `htu` must name it (CONTRACT §13): the scheme
-/// and host of `TOKENSWAP_PUBLIC_URL` when set; else `X-Forwarded-Proto` and
-/// `X-Forwarded-Host` when the peer is a trusted proxy (`TOKENSWAP_TRUSTED_PROXIES`) and
-/// sent both; else the connection's scheme and the `Host` field. The path is the request
+/// and host of `TOKENSWAP_PUBLIC_URL` when set; else, when the peer is a trusted proxy
+/// (`TOKENSWAP_TRUSTED_PROXIES`), `X-Forwarded-Proto` and `X-Forwarded-Host` where it sent
+/// them; else the connection's scheme and the `Host` field. The path is the request
 /// target's, as sent.
 struct DPoPRequestOrigin: Sendable {
     /// The public URL's scheme and authority, nil when it is not set.
@@ -32,15 +32,22 @@ struct DPoPRequestOrigin: Sendable {
             return DPoPTargetURI(
                 scheme: publicBase.scheme, authority: publicBase.authority, path: path)
         }
+        var scheme = servesTLS ? "https" : "http"
+        var host = Self.single(request.headers.values("Host"))
         if let peer = request.remoteAddress, let address = AddressPrefix.parseAddress(peer),
-            trustedProxies.trusts(address),
-            let proto = Self.single(request.headers.values("X-Forwarded-Proto")),
-            let host = Self.single(request.headers.values("X-Forwarded-Host"))
+            trustedProxies.trusts(address)
         {
-            return DPoPTargetURI(scheme: proto, authority: host, path: path)
+            // Each forwarded field stands on its own: a proxy that terminates TLS may
+            // pass the Host on unchanged and send only the scheme.
+            if let proto = Self.single(request.headers.values("X-Forwarded-Proto")) {
+                scheme = proto
+            }
+            if let forwarded = Self.single(request.headers.values("X-Forwarded-Host")) {
+                host = forwarded
+            }
         }
-        guard let host = Self.single(request.headers.values("Host")) else { return nil }
-        return DPoPTargetURI(scheme: servesTLS ? "https" : "http", authority: host, path: path)
+        guard let host else { return nil }
+        return DPoPTargetURI(scheme: scheme, authority: host, path: path)
     }
 
     /// One field value with one element: a list (several proxies' values) names no

@@ -1,0 +1,80 @@
+import HTTPCore
+import Testing
+
+@testable import TokenSwap
+
+/// Which URI a proof's `htu` must name (CONTRACT §13): the public URL's scheme and host,
+/// else a trusted proxy's forwarded fields, else the connection and `Host`; the path as
+/// requested.
+@Suite struct DPoPRequestOriginTests {
+    static func request(
+        _ target: String = "/v1/spotify/refresh?x=1", peer: String? = "203.0.113.9",
+        headers: [(String, String)] = [("Host", "Tokens.Example:8080")]
+    ) -> HTTPRequest {
+        var request = HTTPRequest(method: .post, target: target, headers: HTTPHeaders(headers))
+        request.remoteAddress = peer
+        return request
+    }
+
+    static func origin(publicURL: String? = nil, tls: Bool = false) -> DPoPRequestOrigin {
+        DPoPRequestOrigin(
+            publicURL: publicURL, trustedProxies: TrustedProxies(["10.0.0.0/8"]), servesTLS: tls)
+    }
+
+    @Test func publicURLWinsAndThePathIsAsRequested() {
+        let origin = Self.origin(publicURL: "https://tokens.example.com/base")
+        let forwarded = Self.request(
+            peer: "10.1.2.3",
+            headers: [
+                ("Host", "internal:8080"), ("X-Forwarded-Proto", "http"), ("X-Forwarded-Host", "x"),
+            ])
+        #expect(
+            origin.target(of: forwarded)?.description
+                == "https://tokens.example.com/v1/spotify/refresh")
+    }
+
+    @Test func trustedProxyForwardsSchemeAndHostEachOnItsOwn() {
+        let origin = Self.origin()
+        let both = Self.request(
+            peer: "10.1.2.3",
+            headers: [
+                ("Host", "internal:8080"), ("X-Forwarded-Proto", "https"),
+                ("X-Forwarded-Host", "tokens.example.com"),
+            ])
+        #expect(
+            origin.target(of: both)?.description == "https://tokens.example.com/v1/spotify/refresh")
+        let schemeOnly = Self.request(
+            peer: "10.1.2.3",
+            headers: [("Host", "tokens.example.com"), ("X-Forwarded-Proto", "https")])
+        #expect(
+            origin.target(of: schemeOnly)?.description
+                == "https://tokens.example.com/v1/spotify/refresh")
+        // A list (two proxies' values) names no single origin: the connection's stands.
+        let list = Self.request(
+            peer: "10.1.2.3",
+            headers: [("Host", "internal"), ("X-Forwarded-Host", "a.example, b.example")])
+        #expect(origin.target(of: list)?.description == "http://internal/v1/spotify/refresh")
+    }
+
+    @Test func untrustedPeersCannotForgeTheOrigin() {
+        let forged = Self.request(
+            peer: "203.0.113.9",
+            headers: [
+                ("Host", "tokens.example:8080"), ("X-Forwarded-Proto", "https"),
+                ("X-Forwarded-Host", "victim.example"),
+            ])
+        #expect(
+            Self.origin().target(of: forged)?.description
+                == "http://tokens.example:8080/v1/spotify/refresh")
+        #expect(
+            Self.origin(tls: true).target(of: Self.request())?.description
+                == "https://tokens.example:8080/v1/spotify/refresh")
+    }
+
+    @Test func noUsableHostMeansNoTarget() {
+        #expect(Self.origin().target(of: Self.request(headers: [])) == nil)
+        #expect(
+            Self.origin().target(of: Self.request(headers: [("Host", "a"), ("Host", "b")])) == nil)
+        #expect(Self.origin().target(of: Self.request(headers: [("Host", "a b")])) == nil)
+    }
+}
