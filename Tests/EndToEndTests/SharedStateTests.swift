@@ -198,6 +198,44 @@ import Testing
         #expect(!(silent.stdout + silent.stderr).contains("check-pass"))
     }
 
+    /// `rediss://`: verified against `TOKENSWAP_CA_FILE` the copies share the store over
+    /// TLS; `check-config` with a CA that did not sign the store's certificate says the
+    /// store did not answer.
+    @Test func aTLSStoreIsVerifiedWithTheConfiguredCA() async throws {
+        let redis = try await RedisServer.start(tls: "good", ["--requirepass", "tls-store-pass"])
+        let extra = [
+            "TOKENSWAP_STATE_URL": "rediss://localhost:\(redis.port)/1",
+            "TOKENSWAP_STATE_PASSWORD": "tls-store-pass",
+            "TOKENSWAP_CA_FILE": TestPKI.shared.caFile,
+        ].merging(RateLimitPrefixTests.limit) { $1 }
+        let first = try await StubStack.start(extra: extra)
+        let second = try await TokenSwapProcess.serve(
+            environment: first.deployment.environment(
+                tokenURL: first.stub.tokenURL(), keys: first.keys, extra: extra))
+        var statuses: [Int] = []
+        for index in 0..<4 {
+            statuses.append(try await Self.swap(index % 2 == 0 ? first.port : second.port))
+        }
+        #expect(statuses == [200, 200, 429, 429], "\(statuses)")
+        let checked = try await TokenSwapProcess.run(
+            ["check-config"],
+            environment: first.deployment.environment(
+                tokenURL: first.stub.tokenURL(), keys: first.keys, extra: extra))
+        #expect(
+            checked.stdout.contains(
+                "state store at rediss://localhost:\(redis.port)/1 answered PING"))
+        var untrusted = extra
+        untrusted["TOKENSWAP_CA_FILE"] = TestPKI.shared.otherCAFile
+        let refused = try await TokenSwapProcess.run(
+            ["check-config"],
+            environment: first.deployment.environment(
+                tokenURL: first.stub.tokenURL(), keys: first.keys, extra: untrusted))
+        #expect(refused.stderr.contains("did not answer PING"))
+        #expect(!(refused.stdout + refused.stderr + checked.stdout).contains("tls-store-pass"))
+        #expect(try await second.stop() == 0)
+        #expect(try await first.finish(secrets: ["tls-store-pass"]) == 0)
+    }
+
     static func count(_ needle: String, in text: String) -> Int {
         text.components(separatedBy: needle).count - 1
     }
