@@ -66,6 +66,54 @@ import TokenSwapClient
             [first, second, swapped.revealed, rotated.revealed])
     }
 
+    /// CONTRACT §14's lifetime as an app sees it: the sandbox's grants last 100 s here, so
+    /// the session knows the time left from the swap and warns once that the end is near
+    /// (the default warning is a week before), before any refresh is refused.
+    @Test func theGrantsLifetimeReachesTheAppAsTimeLeftAndOneWarning() async throws {
+        let server = try await TokenSwapProcess.serve(
+            ["--sandbox"],
+            environment: ["TOKENSWAP_SPOTIFY_REFRESH_TOKEN_LIFETIME_SECONDS": "100"])
+        let session = try Self.session(server)
+        let events = session.events
+        try await session.signIn(code: try await SandboxFlowTests.authorize(server.port))
+        _ = try await session.accessToken()
+        let left = try #require(await session.grantTimeLeftSeconds())
+        #expect(left > 0 && left <= 100, "\(left)")
+        _ = await session.status()
+        // What the session said so far (the stream keeps it), read for at most 2 s.
+        let seen = await withTaskGroup(of: [TokenSessionEvent].self) { group in
+            group.addTask {
+                var seen: [TokenSessionEvent] = []
+                for await event in events {
+                    seen.append(event)
+                    let warned = seen.contains {
+                        if case .grantEndingSoon = $0 { true } else { false }
+                    }
+                    let refreshed = seen.contains {
+                        if case .refreshed = $0 { true } else { false }
+                    }
+                    if warned && refreshed { break }
+                }
+                return seen
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return []
+            }
+            let first = await group.next() ?? []
+            group.cancelAll()
+            let second = await group.next() ?? []
+            return first.count >= second.count ? first : second
+        }
+        let warnings = seen.compactMap { event -> Double? in
+            if case .grantEndingSoon(let seconds) = event { seconds } else { nil }
+        }
+        #expect(warnings.count == 1, "\(seen)")
+        #expect(warnings.allSatisfy { $0 > 0 && $0 <= 100 })
+        #expect(await session.status() == .signedIn)
+        #expect(try await server.stop() == 0)
+    }
+
     @Test func fiftyConcurrentCallersMakeOneRefresh() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         let store = MemoryCredentialStore()
