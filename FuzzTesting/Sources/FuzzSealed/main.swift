@@ -8,8 +8,10 @@ import Sealing
 // - what opens reseals and reopens to the same plaintext, and says truthfully whether
 //   the active key sealed it (an older key's token opens in a ring that has it only);
 // - a Substring slice of a larger string opens exactly as the same text on its own;
-// - any plaintext seals (or is refused as too long only when its token would pass the
-//   4096-character limit) and opens to the same bytes under its context and no other.
+// - any plaintext seals, as layout version 2 with a new unbound family (or is refused as
+//   too long only when its token would pass its kind's limit: 4096 characters, 65,536 for
+//   a kept answer), and opens to the same bytes, with a grant, under its context and no
+//   other.
 //
 // Fixed test keys, written here in the clear: they seal nothing but fuzz inputs.
 
@@ -34,10 +36,16 @@ private let contexts: [SealingContext] = ["spotify", "ab", "a"].flatMap { provid
     }
 }
 
-/// The token's text length for a plaintext of `count` bytes under a 2-character kid.
+/// The token's text length for a plaintext of `count` bytes under a 2-character kid, in
+/// layout version 2 with an unbound grant (flags 1, family 16, start 8, generation 8).
 private func sealedTextLength(_ count: Int) -> Int {
-    let bytes = 2 + 2 + 12 + count + 16
+    let bytes = 2 + 2 + 12 + 33 + count + 16
     return (bytes / 3) * 4 + [0, 2, 3][bytes % 3]
+}
+
+/// The longest token text of `kind` (`SealedTokenLayout.maxTextLength(_:)`).
+private func maxTextLength(_ kind: SealedKind) -> Int {
+    kind == .keptAnswer ? 65_536 : 4096
 }
 
 private func opened(_ ring: KeyRing, _ text: Substring, _ context: SealingContext) -> OpenedToken? {
@@ -91,18 +99,21 @@ private func checkRoundTrip(_ plaintext: [UInt8], contextIndex: Int) {
     do {
         sealed = try ring.seal(plaintext, context: context)
     } catch .plaintextTooLong {
-        if sealedTextLength(plaintext.count) <= 4096 {
+        if sealedTextLength(plaintext.count) <= maxTextLength(context.kind) {
             fatalError("sealed: a plaintext refused as too long fits the limit")
         }
         return
     } catch {
         fatalError("sealed: sealing failed")
     }
-    guard sealed.utf8.count == sealedTextLength(plaintext.count), sealed.utf8.count <= 4096 else {
+    guard sealed.utf8.count == sealedTextLength(plaintext.count),
+        sealed.utf8.count <= maxTextLength(context.kind)
+    else {
         fatalError("sealed: the token's length is not the layout's")
     }
     guard let token = opened(ring, Substring(sealed), context), token.plaintext == plaintext,
-        token.keyID == "k1", token.sealedWithActiveKey
+        token.keyID == "k1", token.sealedWithActiveKey, token.grant?.thumbprint == nil,
+        token.grant?.generation == 0
     else { fatalError("sealed: seal -> open did not give the plaintext back") }
     for other in contexts where other != context {
         if opened(ring, Substring(sealed), other) != nil {
