@@ -82,6 +82,20 @@ extension KeyRing {
         }.get()
     }
 
+    /// Seals `plaintext` as it is, in layout version 1: for values that belong to no grant
+    /// (a kept answer, CONTRACT §12), which need no family and so no random draw for one.
+    package func sealWithoutGrant(_ plaintext: [UInt8], context: SealingContext)
+        throws(SealingError) -> String
+    {
+        try plaintext.withUnsafeBytes { plaintext in
+            Result { () throws(SealingError) in
+                try seal(
+                    version: SealedTokenLayout.versionWithoutGrant, plaintext: plaintext,
+                    context: context)
+            }
+        }.get()
+    }
+
     /// Opens a sealed token given as a String.
     public func open(_ sealed: String, context: SealingContext) throws(SealingError)
         -> OpenedToken

@@ -152,7 +152,7 @@ extension GrantEndpoints {
     ) {
         let answer = KeptAnswer(result)
         // An answer that does not seal frees the key: a waiter then calls the provider.
-        let sealed = try? keyRing.seal(
+        let sealed = try? keyRing.sealWithoutGrant(
             answer.plaintext(boundTo: key), context: Self.context(provider, kind: .keptAnswer))
         // A settle that fails leaves nothing kept; the store reports its own failures.
         state.settle(
