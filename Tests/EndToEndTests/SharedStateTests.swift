@@ -207,6 +207,10 @@ import Testing
             "TOKENSWAP_STATE_URL": "rediss://localhost:\(redis.port)/1",
             "TOKENSWAP_STATE_PASSWORD": "tls-store-pass",
             "TOKENSWAP_CA_FILE": TestPKI.shared.caFile,
+            // A TLS connect on a loaded machine may outlast the default 100 ms, and a copy
+            // would then count in its own memory (open mode): this test is about the store
+            // being shared over TLS, not about its deadline.
+            "TOKENSWAP_STATE_TIMEOUT_MS": "5000",
         ].merging(RateLimitPrefixTests.limit) { $1 }
         let first = try await StubStack.start(extra: extra)
         let second = try await TokenSwapProcess.serve(
