@@ -1,5 +1,7 @@
 import HTTPClient
 import HTTPCore
+import Sealing
+import Transport
 
 /// The calls to the provider: one send over the transport, a failed exchange turned into
 /// CONTRACT §2's row, the answer interpreted, the outcome counted.
@@ -99,6 +101,160 @@ extension GrantEndpoints {
             metrics.upstream(
                 provider: provider.name, UpstreamOutcome(status: answer.status.code, error: error))
             throw error
+        }
+    }
+}
+
+/// The one call the handlers make to a provider, answered once by callback from any
+/// thread: `HTTPClient` exchanges in place when an idle pooled connection of the caller's
+/// loop is there; the sandbox and test doubles answer in process.
+public protocol UpstreamTransport: Sendable {
+    /// Sends `request` and answers with the provider's complete answer (any status), or
+    /// what went wrong on the way; the whole exchange is bounded by `timeoutSeconds`.
+    func send(
+        _ request: HTTPClientRequest, timeoutSeconds: Double,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void)
+}
+
+extension UpstreamTransport {
+    /// `send`, awaited: for the endpoints that run in a task (device authorization,
+    /// revocation, introspection).
+    package func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
+        async throws(HTTPClientError) -> HTTPResponse
+    {
+        try await withCheckedContinuation { continuation in
+            send(request, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) }
+        }.get()
+    }
+}
+
+extension HTTPClient: UpstreamTransport {
+    package func send(
+        _ request: HTTPClientRequest, timeoutSeconds: Double,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        send(request, deadline: .after(seconds: timeoutSeconds), completion: completion)
+    }
+}
+
+extension Provider {
+    /// The `POST` to this provider's token endpoint for `grant`: a form body
+    /// (RFC 6749 §4.1.3 / §6) and client authentication per `authMethod` (§2.3.1). The
+    /// secret goes in the `Authorization` header or the body, never in the URL.
+    package func tokenRequest(for grant: TokenGrant) -> HTTPClientRequest {
+        var fields: [(name: String, value: String)] = [("grant_type", grant.grantType)]
+        switch grant {
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            fields.append(("code", code))
+            fields.append(("redirect_uri", redirectURI))
+            if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
+        case .refreshToken(let token):
+            fields.append(("refresh_token", token))
+        }
+        return formRequest(to: tokenURL, fields, authentication: authMethod)
+    }
+
+    /// A form `POST` to `url` (one of this provider's endpoints) authenticated by `method`
+    /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1; nil:
+    /// nothing about the client at all, for endpoints that take the token alone).
+    /// `Accept: application/json` because GitHub answers form-encoded without it.
+    func formRequest(
+        to url: UpstreamURL, _ fields: [(name: String, value: String)],
+        authentication method: ClientAuthMethod?
+    ) -> HTTPClientRequest {
+        var fields = fields
+        var headers = HTTPHeaders([
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Accept", "application/json"),
+        ])
+        switch method {
+        case .clientSecretBasic?:
+            headers.add(name: "Authorization", value: basicCredentials.revealed)
+        case .clientSecretPost?:
+            fields.append(("client_id", clientID))
+            fields.append(("client_secret", clientSecret.revealed))
+        case .none?:
+            fields.append(("client_id", clientID))
+        case nil:
+            break
+        }
+        return HTTPClientRequest(
+            method: .post, origin: url.origin, target: url.target, headers: headers,
+            body: FormURLEncoding.encode(fields))
+    }
+
+    /// `Basic base64(id:secret)`, each form-encoded first as RFC 6749 §2.3.1 requires (so a
+    /// `:` in the id cannot shift the split).
+    static func basicCredentials(clientID: String, clientSecret: String) -> String {
+        let pair =
+            FormURLEncoding.encodeComponent(clientID) + ":"
+            + FormURLEncoding.encodeComponent(clientSecret)
+        return "Basic " + Base64.encode(Array(pair.utf8))
+    }
+}
+
+/// What the service asks the provider's token endpoint for (RFC 6749 §4.1.3, §6).
+/// Holds a code or a raw provider refresh token: never logged, never printed.
+package enum TokenGrant: Sendable, Equatable, CustomStringConvertible {
+    case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
+    case refreshToken(String)
+
+    package static let authorizationCodeType = "authorization_code"
+    package static let refreshTokenType = "refresh_token"
+
+    package var grantType: String {
+        switch self {
+        case .authorizationCode: Self.authorizationCodeType
+        case .refreshToken: Self.refreshTokenType
+        }
+    }
+
+    package var description: String { "TokenGrant(\(grantType))" }
+}
+
+/// How one call to a provider ended, as `tokenswap_upstream_requests_total` counts it.
+/// A closed set, so the `outcome` label stays bounded.
+package enum UpstreamOutcome: String, Sendable, CaseIterable {
+    /// A valid token response.
+    case ok
+    /// A 4xx with an OAuth error (or an OAuth error in a 2xx): the provider said no.
+    case providerError = "provider_error"
+    /// The provider answered 429.
+    case rateLimited = "rate_limited"
+    /// The provider answered 5xx (or another status that is not an answer).
+    case serverError = "server_error"
+    /// An answer that is not a valid token response, or broken HTTP.
+    case invalidResponse = "invalid_response"
+    /// Name resolution or connect failed.
+    case unreachable
+    /// A deadline passed (connect, handshake or the whole exchange).
+    case timeout
+    /// The TLS handshake failed (certificate, host name, protocol).
+    case tls
+    /// The request never left: our connection pool was full or the client shut down.
+    case notSent = "not_sent"
+
+    /// The outcome of a failed exchange, before any answer arrived.
+    init(_ error: HTTPClientError) {
+        switch error {
+        case .unreachable: self = .unreachable
+        case .tls: self = .tls
+        case .timeout: self = .timeout
+        case .protocolError, .responseTooLarge: self = .invalidResponse
+        case .invalidURL, .invalidRequest, .poolExhausted, .shutdown, .resourcesExhausted:
+            self = .notSent
+        }
+    }
+
+    /// The outcome of an answer the provider gave, from its status and how it was
+    /// interpreted.
+    init(status: Int, error: GrantError?) {
+        switch error {
+        case nil: self = .ok
+        case .providerRejected?: self = .providerError
+        case .providerThrottled?: self = .rateLimited
+        case _ where status >= 500: self = .serverError
+        default: self = .invalidResponse
         }
     }
 }
