@@ -123,6 +123,74 @@ extension GrantEndpoints {
 }
 
 extension GrantEndpoints {
+    /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
+    /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
+    /// for the default provider, and the same under `/v1/<name>/` for every provider (the
+    /// default included), and `/v1[/<name>]/device/code|token` for providers with a device
+    /// endpoint. Paths of unconfigured names are absent, so they are 404; so are
+    /// `/introspect` for a provider with introspection style `none` and the device paths
+    /// of a provider without a device endpoint.
+    public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
+        typealias Awaiting =
+            @Sendable (GrantEndpoints, HTTPRequest, Provider) async -> EndpointAnswer
+        var routes: [ServiceRoute] = []
+        func add(_ path: String, _ provider: Provider, _ handle: @escaping Awaiting) {
+            let endpoints = self
+            routes.append(
+                ServiceRoute(
+                    .post, path,
+                    handler: .async(.grant) { request, _ in
+                        await handle(endpoints, request, provider)
+                    }))
+        }
+        typealias Responder =
+            @Sendable (
+                GrantEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
+            ) -> Void
+        // The hot paths (swap, refresh, the token endpoint) answer by callback; the rest
+        // await, each as a task on the connection's loop.
+        func add(_ path: String, _ provider: Provider, responding responder: @escaping Responder) {
+            let endpoints = self
+            routes.append(
+                ServiceRoute(
+                    .post, path,
+                    handler: Endpoint(
+                        .grant,
+                        respond: { request, context, respond in
+                            responder(endpoints, request, provider, context, respond)
+                        })))
+        }
+        func addAll(prefix: String, _ provider: Provider) {
+            add(
+                prefix + "/swap", provider,
+                responding: { $0.swap($1, provider: $2, completion: $4) })
+            add(
+                prefix + "/refresh", provider,
+                responding: { $0.refresh($1, provider: $2, completion: $4) })
+            add(
+                prefix + "/token", provider,
+                responding: { $0.token($1, provider: $2, context: $3, completion: $4) })
+            add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
+            // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
+            if provider.device != nil {
+                add(prefix + "/device/code", provider) { await $0.deviceCode($1, provider: $2) }
+                add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
+            }
+            if provider.lifecycle.introspects {
+                add(prefix + "/introspect", provider) { await $0.introspect($1, provider: $2) }
+            }
+        }
+        addAll(prefix: "/v1", defaultProvider)
+        add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $4) })
+        add(
+            "/refresh", defaultProvider,
+            responding: { $0.refresh($1, provider: $2, completion: $4) })
+        for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
+        return routes
+    }
+}
+
+extension GrantEndpoints {
     /// Runs one token request's `body` and turns its result into the answer.
     func answer(
         provider: Provider, grant: String,
@@ -188,70 +256,63 @@ public enum TokenResponseHeaders {
     ])
 }
 
+/// Sealing and opening with the key ring, for every grant that hands a value to the client
+/// or takes one back: refresh tokens, device codes (CONTRACT §4, §7).
 extension GrantEndpoints {
-    /// Every token path (CONTRACT §2, §3, §8): `/v1/swap`, `/swap`, `/v1/refresh`,
-    /// `/refresh`, `/v1/token`, `/v1/revoke` (and `/v1/introspect` where it introspects)
-    /// for the default provider, and the same under `/v1/<name>/` for every provider (the
-    /// default included), and `/v1[/<name>]/device/code|token` for providers with a device
-    /// endpoint. Paths of unconfigured names are absent, so they are 404; so are
-    /// `/introspect` for a provider with introspection style `none` and the device paths
-    /// of a provider without a device endpoint.
-    public func routes(providers: [Provider], defaultProvider: Provider) -> [ServiceRoute] {
-        typealias Awaiting =
-            @Sendable (GrantEndpoints, HTTPRequest, Provider) async -> EndpointAnswer
-        var routes: [ServiceRoute] = []
-        func add(_ path: String, _ provider: Provider, _ handle: @escaping Awaiting) {
-            let endpoints = self
-            routes.append(
-                ServiceRoute(
-                    .post, path,
-                    handler: .async(.grant) { request, _ in
-                        await handle(endpoints, request, provider)
-                    }))
+    /// What a sealed value is bound to: a value sealed for one provider, client id or
+    /// kind does not open for another (CONTRACT §4, §7).
+    static func context(_ provider: Provider, kind: SealedKind = .refreshToken) -> SealingContext {
+        SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
+    }
+
+    /// Seals a raw provider value for the client: a refresh token unless `kind` says
+    /// otherwise; with `grant`'s binding and family (CONTRACT §13, §14), else as the first
+    /// token of a new unbound family.
+    func seal(
+        _ rawToken: String, for provider: Provider, kind: SealedKind = .refreshToken,
+        grant: SealedGrant? = nil
+    ) throws(GrantError) -> String {
+        do {
+            let context = Self.context(provider, kind: kind)
+            if let grant { return try keyRing.seal(rawToken, grant: grant, context: context) }
+            return try keyRing.seal(rawToken, context: context)
+        } catch .plaintextTooLong {
+            metrics.sealingFailed(.seal, reason: "too_long")
+            throw .upstreamError(reason: "provider value too long to seal")
+        } catch {
+            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "sealing failed: \(error)")
         }
-        typealias Responder =
-            @Sendable (
-                GrantEndpoints, HTTPRequest, Provider, ServiceContext, @escaping Endpoint.Respond
-            ) -> Void
-        // The hot paths (swap, refresh, the token endpoint) answer by callback; the rest
-        // await, each as a task on the connection's loop.
-        func add(_ path: String, _ provider: Provider, responding responder: @escaping Responder) {
-            let endpoints = self
-            routes.append(
-                ServiceRoute(
-                    .post, path,
-                    handler: Endpoint(
-                        .grant,
-                        respond: { request, context, respond in
-                            responder(endpoints, request, provider, context, respond)
-                        })))
+    }
+
+    /// Opens a sealed value of `kind` for this provider and client with the key ring;
+    /// any other kind, provider or client does not open (CONTRACT §4, §7). Never a legacy
+    /// decoder: those are for refresh tokens only (`openRefreshToken`, CONTRACT §9).
+    func open(_ sealed: String, for provider: Provider, kind: SealedKind = .refreshToken)
+        throws(GrantError) -> OpenedToken
+    {
+        guard let opened = try openNatively(sealed, for: provider, kind: kind) else {
+            // One bucket on purpose: the key ring does not say which check failed, so a
+            // client probing the format learns nothing, from answers or from metrics.
+            metrics.sealingFailed(.open, reason: "invalid_token")
+            throw kind == .deviceCode ? .unopenableDeviceCode : .unopenableToken
         }
-        func addAll(prefix: String, _ provider: Provider) {
-            add(
-                prefix + "/swap", provider,
-                responding: { $0.swap($1, provider: $2, completion: $4) })
-            add(
-                prefix + "/refresh", provider,
-                responding: { $0.refresh($1, provider: $2, completion: $4) })
-            add(
-                prefix + "/token", provider,
-                responding: { $0.token($1, provider: $2, context: $3, completion: $4) })
-            add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
-            // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
-            if provider.device != nil {
-                add(prefix + "/device/code", provider) { await $0.deviceCode($1, provider: $2) }
-                add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
-            }
-            if provider.lifecycle.introspects {
-                add(prefix + "/introspect", provider) { await $0.introspect($1, provider: $2) }
-            }
+        return opened
+    }
+
+    /// The key ring's opening; nil when the value does not open (counted by the caller).
+    func openNatively(_ sealed: String, for provider: Provider, kind: SealedKind)
+        throws(GrantError) -> OpenedToken?
+    {
+        do {
+            let opened = try keyRing.open(sealed, context: Self.context(provider, kind: kind))
+            metrics.opened(keyID: opened.keyID)
+            return opened
+        } catch .invalidToken {
+            return nil
+        } catch {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "opening failed: \(error)")
         }
-        addAll(prefix: "/v1", defaultProvider)
-        add("/swap", defaultProvider, responding: { $0.swap($1, provider: $2, completion: $4) })
-        add(
-            "/refresh", defaultProvider,
-            responding: { $0.refresh($1, provider: $2, completion: $4) })
-        for provider in providers { addAll(prefix: "/v1/\(provider.name)", provider) }
-        return routes
     }
 }
