@@ -35,8 +35,9 @@ static const EC_GROUP *p256_group(void) {
 }
 
 // The point (x, y), or NULL unless both coordinates are below the field prime and the
-// point is on the curve (EC_POINT_set_affine_coordinates checks the equation; it would
-// reduce a coordinate at or above the prime, so that is refused first).
+// point is on the curve (EC_POINT_set_affine_coordinates checks the equation itself and
+// fails with EC_R_POINT_IS_NOT_ON_CURVE, so no second check follows; it would reduce a
+// coordinate at or above the prime, so that is refused first).
 static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const unsigned char *y) {
     const BIGNUM *prime = EC_GROUP_get0_field(group);
     BIGNUM *bx = BN_bin2bn(x, coordinate_bytes, NULL);
@@ -44,8 +45,7 @@ static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const
     EC_POINT *point = EC_POINT_new(group);
     int valid = prime != NULL && bx != NULL && by != NULL && point != NULL
         && BN_cmp(bx, prime) < 0 && BN_cmp(by, prime) < 0
-        && EC_POINT_set_affine_coordinates(group, point, bx, by, NULL) == 1
-        && EC_POINT_is_on_curve(group, point, NULL) == 1;
+        && EC_POINT_set_affine_coordinates(group, point, bx, by, NULL) == 1;
     BN_free(bx);
     BN_free(by);
     if (!valid) {
@@ -55,13 +55,26 @@ static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const
     return point;
 }
 
-int tokenswap_p256_public_key_valid(const unsigned char *x, const unsigned char *y) {
+// The opaque type is OpenSSL's EC_KEY itself.
+struct tokenswap_p256_key;
+
+tokenswap_p256_key *tokenswap_p256_key_new(const unsigned char *x, const unsigned char *y) {
     const EC_GROUP *group = p256_group();
     EC_POINT *point = group != NULL ? p256_point(group, x, y) : NULL;
-    int valid = point != NULL;
+    EC_KEY *key = point != NULL ? EC_KEY_new() : NULL;
+    int made = key != NULL && EC_KEY_set_group(key, group) == 1
+        && EC_KEY_set_public_key(key, point) == 1;
     EC_POINT_free(point);
     ERR_clear_error();
-    return valid;
+    if (!made) {
+        EC_KEY_free(key);
+        return NULL;
+    }
+    return (tokenswap_p256_key *)key;
+}
+
+void tokenswap_p256_key_free(tokenswap_p256_key *key) {
+    EC_KEY_free((EC_KEY *)key);
 }
 
 // JWS's fixed r‖s (RFC 7518 §3.4) as OpenSSL's signature value; r and s out of range
@@ -80,25 +93,18 @@ static ECDSA_SIG *signature_value(const unsigned char *signature) {
 }
 
 int tokenswap_es256_verify(
-    const unsigned char *x, const unsigned char *y, const unsigned char *message,
-    size_t message_length, const unsigned char *signature) {
+    const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
+    const unsigned char *signature) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int digest_length = 0;
-    const EC_GROUP *group = p256_group();
-    EC_POINT *point = group != NULL ? p256_point(group, x, y) : NULL;
-    EC_KEY *key = point != NULL ? EC_KEY_new() : NULL;
-    ECDSA_SIG *value = key != NULL ? signature_value(signature) : NULL;
+    ECDSA_SIG *value = key != NULL && p256_group() != NULL ? signature_value(signature) : NULL;
     int valid = value != NULL
         && EVP_Digest(
             message, message_length, digest, &digest_length,
             sha256 != NULL ? sha256 : EVP_sha256(), NULL) == 1
         && digest_length == digest_bytes
-        && EC_KEY_set_group(key, group) == 1
-        && EC_KEY_set_public_key(key, point) == 1
-        && ECDSA_do_verify(digest, (int)digest_length, value, key) == 1;
+        && ECDSA_do_verify(digest, (int)digest_length, value, (EC_KEY *)key) == 1;
     ECDSA_SIG_free(value);
-    EC_KEY_free(key);
-    EC_POINT_free(point);
     // A refused signature leaves entries on this thread's queue; TLS on the same thread
     // reads that queue for its own failures (TLSErrorQueue), so none may linger.
     ERR_clear_error();

@@ -128,19 +128,25 @@ public enum Base64URL {
     /// Decodes canonical unpadded base64url text, or returns nil.
     package static func decode(_ text: Substring) -> [UInt8]? {
         var text = text
-        return text.withUTF8 { utf8 -> [UInt8]? in
-            guard let length = decodedLength(characterCount: utf8.count) else { return nil }
-            var failed = false
-            let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                guard let written = decode(utf8, into: UnsafeMutableRawBufferPointer(buffer))
-                else {
-                    failed = true
-                    count = 0
-                    return
-                }
-                count = written
+        return text.withUTF8 { decoded($0) }
+    }
+
+    /// Decodes canonical unpadded base64url text given as its ASCII bytes, or returns nil.
+    package static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        text.withUnsafeBufferPointer { decoded($0) }
+    }
+
+    private static func decoded(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let length = decodedLength(characterCount: utf8.count) else { return nil }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            guard let written = decode(utf8, into: UnsafeMutableRawBufferPointer(buffer)) else {
+                failed = true
+                count = 0
+                return
             }
-            return failed ? nil : bytes
+            count = written
         }
+        return failed ? nil : bytes
     }
 }

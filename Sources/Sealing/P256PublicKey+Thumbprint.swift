@@ -5,11 +5,18 @@ extension P256PublicKey {
     /// fails. This is what a DPoP-bound token carries inside its seal (CONTRACT §13) and
     /// what RFC 9449 §6 calls `jkt`.
     package var thumbprint: [UInt8]? {
-        let canonical =
-            #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""#
-            + Base64URL.encode(y) + #""}"#
-        return SHA256.digest(Array(canonical.utf8))
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(Self.thumbprintInputByteCount)
+        canonical += #"{"crv":"P-256","kty":"EC","x":""#.utf8
+        canonical += Base64URL.encode(x).utf8
+        canonical += #"","y":""#.utf8
+        canonical += Base64URL.encode(y).utf8
+        canonical += #""}"#.utf8
+        return SHA256.digest(canonical)
     }
+
+    /// The canonical JSON's length: the fixed members and two 43-character coordinates.
+    private static let thumbprintInputByteCount = 126
 
     /// The thumbprint in unpadded base64url, as RFC 9449 §6.1 writes `jkt`.
     package var thumbprintText: String? {

@@ -16,44 +16,68 @@ package struct P256PublicKey: Sendable, Hashable {
 
     package let x: [UInt8]
     package let y: [UInt8]
+    /// OpenSSL's form of the key, made (and the point checked) once: every signature
+    /// checked by this key reuses it.
+    private let verifier: Verifier
 
     /// The key with these coordinates, or nil when either is not 32 bytes or the point is
     /// not on P-256.
     package init?(x: [UInt8], y: [UInt8]) {
-        guard x.count == Self.coordinateByteCount, y.count == Self.coordinateByteCount else {
-            return nil
-        }
-        let valid = x.withUnsafeBufferPointer { x in
-            y.withUnsafeBufferPointer { y in
-                tokenswap_p256_public_key_valid(x.baseAddress, y.baseAddress)
-            }
-        }
-        guard valid == 1 else { return nil }
+        guard x.count == Self.coordinateByteCount, y.count == Self.coordinateByteCount,
+            let verifier = Verifier(x: x, y: y)
+        else { return nil }
         self.x = x
         self.y = y
+        self.verifier = verifier
     }
 
     /// Whether `signature` (r‖s, exactly 64 bytes) is this key's ES256 signature of
     /// `message` (for a JWS, the ASCII of `header.payload`).
     package func verifies(signature: [UInt8], of message: some Collection<UInt8>) -> Bool {
         guard signature.count == Self.signatureByteCount else { return false }
-        let valid = x.withUnsafeBufferPointer { x in
-            y.withUnsafeBufferPointer { y in
-                signature.withUnsafeBufferPointer { signature in
-                    let checked = message.withContiguousStorageIfAvailable { message in
-                        tokenswap_es256_verify(
-                            x.baseAddress, y.baseAddress, message.baseAddress, message.count,
-                            signature.baseAddress)
-                    }
-                    if let checked { return checked }
-                    return Array(message).withUnsafeBufferPointer { message in
-                        tokenswap_es256_verify(
-                            x.baseAddress, y.baseAddress, message.baseAddress, message.count,
-                            signature.baseAddress)
-                    }
-                }
+        let valid = signature.withUnsafeBufferPointer { signature in
+            let checked = message.withContiguousStorageIfAvailable { message in
+                tokenswap_es256_verify(
+                    verifier.key, message.baseAddress, message.count, signature.baseAddress)
+            }
+            if let checked { return checked }
+            return Array(message).withUnsafeBufferPointer { message in
+                tokenswap_es256_verify(
+                    verifier.key, message.baseAddress, message.count, signature.baseAddress)
             }
         }
         return valid == 1
+    }
+
+    /// A key is its coordinates; OpenSSL's copy of them is not part of its identity.
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.x == rhs.x && lhs.y == rhs.y
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(x)
+        hasher.combine(y)
+    }
+
+    /// Owns the `EC_KEY`. `@unchecked Sendable` is sound because the key is set once in
+    /// `init`, OpenSSL only reads it while verifying (openssl-threads(7): a key may be
+    /// shared between threads for read-only operations), and it is freed only in `deinit`.
+    private final class Verifier: @unchecked Sendable {
+        let key: OpaquePointer
+
+        init?(x: [UInt8], y: [UInt8]) {
+            guard
+                let key = x.withUnsafeBufferPointer({ x in
+                    y.withUnsafeBufferPointer { y in
+                        tokenswap_p256_key_new(x.baseAddress, y.baseAddress)
+                    }
+                })
+            else { return nil }
+            self.key = key
+        }
+
+        deinit {
+            tokenswap_p256_key_free(key)
+        }
     }
 }

@@ -43,6 +43,33 @@ import Transport
         #expect(String(describing: proof) == "DPoPProof(<redacted>)")
     }
 
+    /// A header read once is kept by its exact text (`DPoPProofChecker.KeyCache`): the
+    /// same key's next proof passes from it, a proof that names that key but is signed by
+    /// another still fails, and the cache never holds more keys than its capacity.
+    @Test func aKeptHeaderProvesNothingOnItsOwnAndTheCacheIsBounded() throws {
+        let first = try check(maker.proof()).get()
+        let again = try check(
+            maker.proof(claims: DPoPProofMaker.claims(jti: "a-second-proof-id"))
+        ).get()
+        #expect(again.thumbprint == first.thumbprint)
+        let input =
+            Base64URL.encode(Array(maker.header().utf8)) + "."
+            + Base64URL.encode(Array(DPoPProofMaker.claims().utf8))
+        let signedByAnother = input + "." + Base64URL.encode(DPoPProofMaker().sign(input))
+        #expect(check(signedByAnother) == .failure(.invalid("signature does not verify")))
+        #expect(checker.keptHeaderCount == 1)
+
+        for _ in 0..<DPoPProofChecker.KeyCache.capacity {
+            _ = try check(DPoPProofMaker().proof()).get()
+        }
+        #expect(checker.keptHeaderCount <= DPoPProofChecker.KeyCache.capacity)
+        #expect(checker.keptHeaderCount >= 1)
+        // A header refused is not kept.
+        let before = checker.keptHeaderCount
+        #expect(isInvalid(check(maker.proof(header: maker.header(alg: "HS256")))))
+        #expect(checker.keptHeaderCount == before)
+    }
+
     @Test func fieldCountMatters() {
         let proof = maker.proof()
         #expect(

@@ -6,16 +6,22 @@
 
 #include <stddef.h>
 
-/// 1 when (x, y), two 32-byte big-endian coordinates, is a point on P-256 with both
-/// coordinates below the field prime; 0 otherwise (including when OpenSSL fails).
-int tokenswap_p256_public_key_valid(const unsigned char *x, const unsigned char *y);
+/// An OpenSSL P-256 public key (an `EC_KEY`), opaque to Swift.
+typedef struct tokenswap_p256_key tokenswap_p256_key;
+
+/// The key (x, y), two 32-byte big-endian coordinates, or NULL unless it is a point on
+/// P-256 with both coordinates below the field prime (or when OpenSSL fails). Free it with
+/// `tokenswap_p256_key_free`. Only read afterwards, so threads may share it.
+tokenswap_p256_key *tokenswap_p256_key_new(const unsigned char *x, const unsigned char *y);
+
+void tokenswap_p256_key_free(tokenswap_p256_key *key);
 
 /// 1 when `signature`, the 64 bytes r‖s of a JWS ES256 signature (RFC 7518 §3.4), is a
-/// valid ECDSA P-256 SHA-256 signature of `message` by the key (x, y); 0 for any other
-/// outcome: an invalid key, r or s out of range, a wrong signature, OpenSSL failing.
-/// Leaves OpenSSL's error queue of this thread empty.
+/// valid ECDSA P-256 SHA-256 signature of `message` by `key`; 0 for any other outcome:
+/// r or s out of range, a wrong signature, OpenSSL failing. Leaves OpenSSL's error queue
+/// of this thread empty.
 int tokenswap_es256_verify(
-    const unsigned char *x, const unsigned char *y, const unsigned char *message,
-    size_t message_length, const unsigned char *signature);
+    const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
+    const unsigned char *signature);
 
 #endif

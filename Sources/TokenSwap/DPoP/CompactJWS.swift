@@ -6,45 +6,66 @@ import Sealing
 /// size is bounded before anything is decoded and nothing but the exact grammar passes:
 /// exactly two dots, no empty part, strict unpadded base64url (`Base64URL`), strict JSON
 /// with duplicate member names refused (`JSONParser`). The signature is not checked
-/// here (`DPoPProofChecker` does, after the header says which key).
-struct CompactJWS: Sendable {
+/// here (`DPoPProofChecker` does, after the header says which key). The header is read
+/// by the caller's function (`Header`), which may answer from what it read before.
+struct CompactJWS<Header: Sendable>: Sendable {
     /// The whole text; a proof with a P-256 `jwk`, a 256-character `jti` and a long
     /// `htu` is well below it.
-    static let maxTextLength = 4096
+    static var maxTextLength: Int { 4096 }
     /// Decoded sizes of the header and the payload.
-    static let maxHeaderByteCount = 1024
-    static let maxPayloadByteCount = 2048
+    static var maxHeaderByteCount: Int { 1024 }
+    static var maxPayloadByteCount: Int { 2048 }
     /// The signature's decoded size bound; ES256's is 64 bytes, checked by the caller.
-    static let maxSignatureByteCount = 512
+    static var maxSignatureByteCount: Int { 512 }
 
-    let header: [JSONValue.Member]
+    let header: Header
     let payload: [JSONValue.Member]
     /// The ASCII bytes `header.payload` that the signature covers (RFC 7515 §5.2).
     let signingInput: [UInt8]
     let signature: [UInt8]
 
-    init(parsing text: Substring) throws(DPoPProofFailure) {
+    /// Splits and decodes `text`; `readHeader` gets the header's base64url text (not
+    /// empty, within the size bound) and reads it, usually with `JOSEObject.decode`.
+    init(
+        parsing text: Substring,
+        header readHeader: (ArraySlice<UInt8>) throws(DPoPProofFailure) -> Header
+    ) throws(DPoPProofFailure) {
         guard text.utf8.count <= Self.maxTextLength else {
             throw .invalid("proof longer than \(Self.maxTextLength) characters")
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .invalid("proof is not three base64url parts") }
-        guard parts[0].utf8.count <= Base64URL.encodedLength(byteCount: Self.maxHeaderByteCount),
-            parts[1].utf8.count <= Base64URL.encodedLength(byteCount: Self.maxPayloadByteCount),
-            parts[2].utf8.count
+        // The grammar is ASCII, so it is read as bytes: the dots split it, and every part
+        // must decode as base64url, which no other byte does.
+        var text = text
+        let bytes = text.withUTF8 { Array($0) }
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot),
+            let second = bytes[(first + 1)...].firstIndex(of: dot),
+            !bytes[(second + 1)...].contains(dot)
+        else { throw .invalid("proof is not three base64url parts") }
+        let parts = (
+            header: bytes[..<first], payload: bytes[(first + 1)..<second],
+            signature: bytes[(second + 1)...]
+        )
+        guard parts.header.count <= Base64URL.encodedLength(byteCount: Self.maxHeaderByteCount),
+            parts.payload.count <= Base64URL.encodedLength(byteCount: Self.maxPayloadByteCount),
+            parts.signature.count
                 <= Base64URL.encodedLength(byteCount: Self.maxSignatureByteCount)
         else { throw .invalid("proof part too long") }
-        header = try Self.object(parts[0], part: "header")
-        payload = try Self.object(parts[1], part: "payload")
-        guard !parts[2].isEmpty, let signature = Base64URL.decode(parts[2]) else {
+        guard !parts.header.isEmpty else { throw .invalid("header is not base64url") }
+        header = try readHeader(parts.header)
+        payload = try JOSEObject.decode(parts.payload, part: "payload")
+        guard !parts.signature.isEmpty, let signature = Base64URL.decode(parts.signature) else {
             throw .invalid("signature is not base64url")
         }
         self.signature = signature
-        signingInput = Array(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        signingInput = Array(bytes[..<second])
     }
+}
 
-    private static func object(_ part: Substring, part name: String) throws(DPoPProofFailure)
-        -> [JSONValue.Member]
+/// A JOSE header or JWT claims set: a JSON object in unpadded base64url (RFC 7515 §2).
+enum JOSEObject {
+    static func decode(_ part: ArraySlice<UInt8>, part name: String)
+        throws(DPoPProofFailure) -> [JSONValue.Member]
     {
         guard !part.isEmpty, let bytes = Base64URL.decode(part) else {
             throw .invalid("\(name) is not base64url")

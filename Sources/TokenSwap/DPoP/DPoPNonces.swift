@@ -1,4 +1,5 @@
 import Sealing
+import Synchronization
 
 /// Stateless DPoP nonces (RFC 9449 §8, CONTRACT §13): a nonce is the HMAC-SHA-256 of a
 /// five-minute time step under a key derived from the key ring (HKDF, `KeyRing.
@@ -18,6 +19,9 @@ struct DPoPNonces: Sendable {
 
     /// The derived keys, the active key's first.
     private let keys: [[UInt8]]
+    /// The nonces of the step last asked about: they change once a step, so a proof's
+    /// check compares against these instead of computing four HMACs per key.
+    private let cache = Cache()
 
     /// Nil if OpenSSL fails to derive.
     init?(keyRing: KeyRing) {
@@ -29,24 +33,49 @@ struct DPoPNonces: Sendable {
 
     /// The nonce to send at `now` (Unix seconds) in `DPoP-Nonce`; nil if OpenSSL fails.
     func current(now: Int64) -> String? {
-        mac(key: keys[0], step: Self.step(now)).map(Base64URL.encode)
+        nonces(at: Self.step(now))?.current
     }
 
     /// Whether `nonce` was issued by a copy with a key of this ring in the current step
     /// or the one before.
     func accepts(_ nonce: String, now: Int64) -> Bool {
         guard let presented = Base64URL.decode(Substring(nonce)),
-            presented.count == Self.macByteCount
+            presented.count == Self.macByteCount, let nonces = nonces(at: Self.step(now))
         else { return false }
-        let step = Self.step(now)
         var accepted = false
-        for key in keys {
-            for candidate in step > 0 ? [step, step - 1] : [step] {
-                guard let expected = mac(key: key, step: candidate) else { continue }
-                accepted = Self.constantTimeEqual(expected, presented) || accepted
-            }
+        for expected in nonces.accepted {
+            accepted = Self.constantTimeEqual(expected, presented) || accepted
         }
         return accepted
+    }
+
+    /// The nonces of one step: the one to send (the active key's) and every one accepted
+    /// (each key's, of this step and the one before).
+    private struct StepNonces: Sendable {
+        let step: UInt64
+        let current: String
+        let accepted: [[UInt8]]
+    }
+
+    private final class Cache: Sendable {
+        let latest = Mutex<StepNonces?>(nil)
+    }
+
+    private func nonces(at step: UInt64) -> StepNonces? {
+        if let cached = cache.latest.withLock({ $0 }), cached.step == step { return cached }
+        var accepted: [[UInt8]] = []
+        for key in keys {
+            for candidate in step > 0 ? [step, step - 1] : [step] {
+                guard let mac = mac(key: key, step: candidate) else { return nil }
+                accepted.append(mac)
+            }
+        }
+        guard let current = mac(key: keys[0], step: step).map(Base64URL.encode) else {
+            return nil
+        }
+        let nonces = StepNonces(step: step, current: current, accepted: accepted)
+        cache.latest.withLock { $0 = nonces }
+        return nonces
     }
 
     /// Before 1970 (a broken clock) counts as step 0, never negative.

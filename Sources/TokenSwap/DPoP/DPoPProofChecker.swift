@@ -1,4 +1,5 @@
 import Sealing
+import Synchronization
 
 /// The rules of a valid DPoP proof (RFC 9449 §4.3) exactly as CONTRACT §13 states them,
 /// as a pure function of the request's `DPoP` fields, method, target URI and the time;
@@ -17,6 +18,11 @@ struct DPoPProofChecker: Sendable {
     let maxAgeSeconds: Int64
     /// `TOKENSWAP_DPOP_NONCE=on`: the nonces to require; nil when `off`.
     let nonces: DPoPNonces?
+    /// The keys of headers read before.
+    private let keys = KeyCache()
+
+    /// How many headers' keys are kept now.
+    var keptHeaderCount: Int { keys.count }
 
     init(maxAgeSeconds: Int, nonces: DPoPNonces?) {
         self.maxAgeSeconds = Int64(max(0, maxAgeSeconds))
@@ -43,8 +49,10 @@ struct DPoPProofChecker: Sendable {
         guard let field = fields.first else { throw .missing }
         // RFC 9449 §4.3 point 1: exactly one field (a list in one field is not a JWS).
         guard fields.count == 1 else { throw .invalid("more than one DPoP field") }
-        let jws = try CompactJWS(parsing: Substring(field))
-        let key = try Self.headerKey(jws.header)
+        let jws = try CompactJWS(parsing: Substring(field)) { encoded throws(DPoPProofFailure) in
+            try keys.key(of: encoded)
+        }
+        let key = jws.header
         let claims = jws.payload
 
         guard let jti = claims[member: "jti"]?.stringValue,
@@ -53,7 +61,11 @@ struct DPoPProofChecker: Sendable {
         guard claims[member: "htm"]?.stringValue == method else {
             throw .invalid("htm is not the request method")
         }
-        guard let htu = claims[member: "htu"]?.stringValue, DPoPTargetURI(htu) == target else {
+        // A client that sends the normal form (most do) matches it as text; the normal
+        // form parses back to itself, so this answers as the comparison below would.
+        guard let htu = claims[member: "htu"]?.stringValue,
+            htu == target.description || DPoPTargetURI(htu) == target
+        else {
             throw .invalid("htu is not the request URI")
         }
         guard case .number(let iatText) = claims[member: "iat"],
@@ -70,18 +82,60 @@ struct DPoPProofChecker: Sendable {
         guard jws.signature.count == P256PublicKey.signatureByteCount else {
             throw .invalid("signature is not 64 bytes")
         }
-        guard key.verifies(signature: jws.signature, of: jws.signingInput) else {
+        guard key.key.verifies(signature: jws.signature, of: jws.signingInput) else {
             throw .invalid("signature does not verify")
         }
-        guard let thumbprint = key.thumbprint else {
-            throw .invalid("thumbprint unavailable")
+        return DPoPProof(key: key.key, thumbprint: key.thumbprint, jti: jti, issuedAt: issuedAt)
+    }
+
+    /// A header's key, checked, and its thumbprint.
+    struct HeaderKey: Sendable {
+        let key: P256PublicKey
+        let thumbprint: [UInt8]
+    }
+
+    /// The keys of the headers read lately, by the header's exact base64url text. Every
+    /// rule of `headerKey` is a function of that text, so a header seen before needs no
+    /// decoding, no point check and no thumbprint: an app sends the same header (its one
+    /// key) with every proof. Only headers that passed are kept; at `capacity` the cache
+    /// starts over, so it holds at most that many keys whatever clients send.
+    final class KeyCache: Sendable {
+        static let capacity = 1024
+        private let keys = Mutex<[EncodedHeader: HeaderKey]>([:])
+
+        /// The header's text as the table's key, hashed as one run of bytes.
+        private struct EncodedHeader: Hashable {
+            let text: ArraySlice<UInt8>
+
+            func hash(into hasher: inout Hasher) {
+                text.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
         }
-        return DPoPProof(key: key, thumbprint: thumbprint, jti: jti, issuedAt: issuedAt)
+
+        var count: Int { keys.withLock { $0.count } }
+
+        func key(of encodedHeader: ArraySlice<UInt8>) throws(DPoPProofFailure) -> HeaderKey {
+            if let known = keys.withLock({ $0[EncodedHeader(text: encodedHeader)] }) {
+                return known
+            }
+            let key = try DPoPProofChecker.headerKey(
+                JOSEObject.decode(encodedHeader, part: "header"))
+            guard let thumbprint = key.thumbprint else {
+                throw .invalid("thumbprint unavailable")
+            }
+            let checked = HeaderKey(key: key, thumbprint: thumbprint)
+            keys.withLock { keys in
+                if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
+                // A copy of its own: the slice would keep the whole proof alive.
+                keys[EncodedHeader(text: ArraySlice(Array(encodedHeader)))] = checked
+            }
+            return checked
+        }
     }
 
     /// The header's rules: `typ`, `alg`, no `crit` (no extension is understood, RFC 7515
     /// §4.1.11), and a public EC P-256 `jwk` (RFC 9449 §4.3 points 4–6).
-    private static func headerKey(_ header: [JSONValue.Member]) throws(DPoPProofFailure)
+    fileprivate static func headerKey(_ header: [JSONValue.Member]) throws(DPoPProofFailure)
         -> P256PublicKey
     {
         guard header[member: "typ"]?.stringValue == type else {
@@ -107,9 +161,10 @@ struct DPoPProofChecker: Sendable {
     /// A NumericDate (RFC 7519 §2): whole seconds, a fraction dropped; nil for an exponent
     /// or a value outside Int64.
     static func seconds(_ text: String) -> Int64? {
-        guard !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
-        let whole = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        return Int64(whole)
+        guard !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        else { return nil }
+        let point = text.utf8.firstIndex(of: UInt8(ascii: ".")) ?? text.endIndex
+        return Int64(text[..<point])
     }
 }
 

@@ -53,7 +53,7 @@ struct DPoPRequestOrigin: Sendable {
     /// One field value with one element: a list (several proxies' values) names no
     /// single origin.
     private static func single(_ values: [String]) -> String? {
-        guard values.count == 1, !values[0].contains(",") else { return nil }
+        guard values.count == 1, !values[0].utf8.contains(UInt8(ascii: ",")) else { return nil }
         let value = values[0].trimmingWhitespace()
         return value.isEmpty ? nil : value
     }

@@ -16,14 +16,20 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// Parses a proof's `htu`: nil unless it is an absolute http(s) URI with a host and
     /// no user information. A query or fragment is dropped (RFC 9449 §4.3 point 9).
     init?(_ text: String) {
-        guard let separator = text.firstRange(of: "://") else { return nil }
-        let rest = text[separator.upperBound...]
-        let end = rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let hierarchical = rest[..<end]
-        let pathStart = hierarchical.firstIndex(of: "/") ?? hierarchical.endIndex
+        // Read as bytes: every delimiter is ASCII, and a non-ASCII byte fails the
+        // authority's and the path's checks below.
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+            utf8[utf8.index(after: colon)...].starts(with: "//".utf8)
+        else { return nil }
+        let rest = utf8[utf8.index(colon, offsetBy: 3)...]
+        let end = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let hierarchical = rest[..<(end ?? rest.endIndex)]
+        let pathStart =
+            hierarchical.firstIndex(of: UInt8(ascii: "/")) ?? hierarchical.endIndex
         self.init(
-            scheme: text[..<separator.lowerBound], authority: hierarchical[..<pathStart],
-            path: hierarchical[pathStart...])
+            scheme: text[..<colon], authority: text[hierarchical.startIndex..<pathStart],
+            path: text[pathStart..<hierarchical.endIndex])
     }
 
     /// The URI a request was sent to: `scheme` and `authority` as the service knows them
@@ -43,7 +49,8 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// The request target's path: up to the query.
     static func path(ofRequestTarget target: some StringProtocol) -> Substring {
         let text = Substring(target)
-        return text[..<(text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex)]
+        let end = text.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return text[..<(end ?? text.endIndex)]
     }
 
     // MARK: RFC 3986 §6.2.2–6.2.3
@@ -51,40 +58,45 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     private static func normalisedAuthority(_ authority: some StringProtocol, scheme: String)
         -> String?
     {
-        guard !authority.isEmpty, !authority.contains("@"),
-            authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let bytes = Array(authority.utf8)
+        guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: "@")),
+            bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
-        var host = Substring(authority)
-        var port: Substring?
-        if host.hasPrefix("[") {
+        var host = bytes[...]
+        var port: ArraySlice<UInt8>?
+        let isLiteral = host.first == UInt8(ascii: "[")
+        if isLiteral {
             // An IP literal (RFC 3986 §3.2.2): the port follows the closing bracket.
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let after = host[host.index(after: close)...]
+            guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let after = host[(close + 1)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
+                guard after.first == UInt8(ascii: ":") else { return nil }
                 port = after.dropFirst()
             }
             host = host[...close]
-        } else if let colon = host.lastIndex(of: ":") {
-            port = host[host.index(after: colon)...]
+        } else if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
+            port = host[(colon + 1)...]
             host = host[..<colon]
         }
         // RFC 3986 §3.2.2: an IP literal holds hex digits, `:` and `.`; any other host
         // (a name, an IPv4 address) no `:` nor a delimiter, so the normal form parses
         // back to itself.
         let allowed: (UInt8) -> Bool =
-            host.hasPrefix("[")
+            isLiteral
             ? { Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
             : { Self.isUnreserved($0) || Self.isSubDelimiter($0) || $0 == UInt8(ascii: "%") }
-        let inner = host.hasPrefix("[") ? host.dropFirst().dropLast() : host
-        guard !inner.isEmpty, inner.utf8.allSatisfy(allowed) else { return nil }
-        let defaultPort = scheme == "https" ? 443 : 80
-        var text = host.lowercased()
+        let inner = isLiteral ? host.dropFirst().dropLast() : host
+        guard !inner.isEmpty, inner.allSatisfy(allowed) else { return nil }
+        // ASCII only (checked above), so lower case is a byte's.
+        var text = String(
+            decoding: host.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         if let port, !port.isEmpty {
-            guard port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                let number = Int(port), number <= 65535
-            else { return nil }
-            if number != defaultPort { text += ":\(number)" }
+            guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
+            let number = port.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            guard number <= 65535 else { return nil }
+            if number != (scheme == "https" ? 443 : 80) { text += ":\(number)" }
         }
         return text
     }
@@ -124,7 +136,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
 
     /// RFC 3986 §5.2.4, on whole segments.
     static func removingDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         let absolute = path.hasPrefix("/")
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if absolute { segments.removeFirst() }
@@ -155,7 +167,13 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        Array("!$&'()*+,;=".utf8).contains(byte)
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
