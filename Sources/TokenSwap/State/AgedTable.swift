@@ -59,6 +59,41 @@ struct AgedTable<Value: Sendable>: Sendable {
         return slots[slot].value
     }
 
+    /// The live value of `key`; when there is none (or only an expired one), `value` is
+    /// written under `key` as the newest entry, as `insert` does, and nil is answered.
+    /// One lookup of the key where `value(for:)` and then `insert` take three (a claim of
+    /// the replay window on every refresh, CONTRACT §12). Evicted entries are appended to
+    /// `evicted`.
+    mutating func valueOrInsert(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) -> Value? {
+        if let slot = index[key] {
+            if slots[slot].expiresAt > now { return slots[slot].value }
+            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+            return nil
+        }
+        insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        return nil
+    }
+
+    /// Writes `value` under `key` as the newest entry, as `insert` does, and answers the
+    /// live value it replaced (nil: none, or an expired one): one lookup of the key where
+    /// `value(for:)` and then `insert` take two (a settle, CONTRACT §12). Evicted entries
+    /// are appended to `evicted`.
+    mutating func exchange(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) -> Value? {
+        guard let slot = index[key] else {
+            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+            return nil
+        }
+        let previous = slots[slot].expiresAt > now ? slots[slot].value : nil
+        overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        return previous
+    }
+
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
     /// end). At the cap, or past the byte budget, the oldest entries make room; evicted
     /// entries are answered so their owner can settle what they held (a waiter of an
@@ -66,16 +101,34 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
         -> [(key: StateKey, value: Value)]
     {
-        if let slot = index[key] {
-            bytes -= slots[slot].value.map(byteCount) ?? 0
-            bytes += byteCount(value)
-            slots[slot].value = value
-            slots[slot].expiresAt = expiresAt
-            moveToNewEnd(slot)
-            return evictOverBudget()
-        }
-        dropExpiredAtOldEnd(now: now)
         var evicted: [(key: StateKey, value: Value)] = []
+        if let slot = index[key] {
+            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        } else {
+            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        }
+        return evicted
+    }
+
+    /// A new value in `slot`, which moves to the new end.
+    private mutating func overwrite(
+        _ slot: Int, with value: Value, expiresAt: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) {
+        bytes -= slots[slot].value.map(byteCount) ?? 0
+        bytes += byteCount(value)
+        slots[slot].value = value
+        slots[slot].expiresAt = expiresAt
+        moveToNewEnd(slot)
+        evictOverBudget(into: &evicted)
+    }
+
+    /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
+    private mutating func insertNew(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) {
+        dropExpiredAtOldEnd(now: now)
         if index.count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
         let fresh = Slot(
@@ -92,17 +145,15 @@ struct AgedTable<Value: Sendable>: Sendable {
         if oldest == Self.none { oldest = slot }
         index[key] = slot
         bytes += byteCount(value)
-        return evicted + evictOverBudget()
+        evictOverBudget(into: &evicted)
     }
 
     /// Evicts the oldest entries while the values hold more than the budget (never the
     /// newest: one answer larger than the budget is still kept alone).
-    private mutating func evictOverBudget() -> [(key: StateKey, value: Value)] {
-        var evicted: [(key: StateKey, value: Value)] = []
+    private mutating func evictOverBudget(into evicted: inout [(key: StateKey, value: Value)]) {
         while bytes > byteBudget, index.count > 1, let entry = evictOldest() {
             evicted.append(entry)
         }
-        return evicted
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
@@ -121,6 +172,15 @@ struct AgedTable<Value: Sendable>: Sendable {
         bytes += byteCount(value)
         slots[slot].value = value
         return result
+    }
+
+    /// Removes `key` and answers its live value (nil: none, or an expired one).
+    @discardableResult
+    mutating func remove(_ key: StateKey, now: Deadline) -> Value? {
+        guard let slot = index[key] else { return nil }
+        let value = slots[slot].expiresAt > now ? slots[slot].value : nil
+        unlink(slot, key: key)
+        return value
     }
 
     @discardableResult
