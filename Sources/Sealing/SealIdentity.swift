@@ -45,12 +45,13 @@ public struct SealIdentity: Sendable, Hashable, CustomStringConvertible,
     /// Writes the identity into the first `byteCount` bytes of `buffer` (at least that long).
     package func write(into buffer: UnsafeMutableRawBufferPointer) {
         precondition(buffer.count >= byteCount)
-        buffer[0] = version
-        buffer[1] = UInt8(truncatingIfNeeded: keyID.utf8.count)
-        var offset = 2
-        for byte in keyID.utf8 {
-            buffer[offset] = byte
-            offset += 1
+        var keyID = keyID
+        let offset = keyID.withUTF8 { utf8 in
+            buffer[0] = version
+            buffer[1] = UInt8(truncatingIfNeeded: utf8.count)
+            UnsafeMutableRawBufferPointer(rebasing: buffer[2...])
+                .copyMemory(from: UnsafeRawBufferPointer(utf8))
+            return 2 + utf8.count
         }
         buffer.storeBytes(of: nonceHead, toByteOffset: offset, as: UInt64.self)
         buffer.storeBytes(of: nonceTail, toByteOffset: offset + 8, as: UInt32.self)

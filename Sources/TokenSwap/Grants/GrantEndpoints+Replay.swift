@@ -54,16 +54,10 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
-        let calling = { @Sendable [self] in
-            call { [self] result in
-                keep(result, under: key, provider: provider, refusals: refusals)
-                completion(result)
-            }
-        }
         state.claim(key, inFlightFor: inFlightFor) { [self] claim in
             switch decide(claim, key: key, provider: provider, reason: .window) {
             case .call:
-                calling()
+                calling(call, key: key, provider: provider, refusals: refusals, completion)
             case .answer(let result):
                 replayed(result)
                 completion(result)
@@ -73,7 +67,7 @@ extension GrantEndpoints {
                 ) { [self] claim in
                     switch decide(claim, key: key, provider: provider, reason: .inFlight) {
                     case .call:
-                        calling()
+                        calling(call, key: key, provider: provider, refusals: refusals, completion)
                     case .answer(let result):
                         replayed(result)
                         completion(result)
@@ -82,6 +76,22 @@ extension GrantEndpoints {
                     }
                 }
             }
+        }
+    }
+
+    /// The provider call of a request that holds the claim on `key`, its answer kept (or
+    /// handed to the waiters) before `completion` sees it.
+    private func calling(
+        _ call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        key: StateKey, provider: Provider, refusals: Bool,
+        _ completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        call { [self] result in
+            keep(result, under: key, provider: provider, refusals: refusals)
+            completion(result)
         }
     }
 

@@ -27,9 +27,12 @@ struct KeptAnswer: Sendable, Equatable {
         case .success(let answer): response = answer
         case .failure(let error): response = error.response
         }
+        // A `200` replays with the token headers alone (`replayed`): no header to look up.
+        let status = response.status.code
         self.init(
-            status: response.status.code,
-            retryAfterSeconds: response.headers["Retry-After"].flatMap { Int($0) },
+            status: status,
+            retryAfterSeconds: status == 200
+                ? nil : response.headers["Retry-After"].flatMap { Int($0) },
             body: response.body)
     }
 

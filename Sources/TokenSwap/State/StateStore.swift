@@ -235,12 +235,12 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
     /// The digest's first eight bytes, big-endian: a shard's pick (`ShardedTable`).
     package var digestPrefix: UInt64 { words.first }
 
-    /// The digest is SHA-256, already uniform: its first eight bytes (and the namespace)
-    /// are hash enough for a table, where hashing all 32 bytes cost a hasher round each.
-    /// Equality still compares the whole digest.
+    /// The digest is SHA-256, already uniform: its first eight bytes are hash enough for a
+    /// table (the namespace is part of what was digested, so it adds nothing, and hashing
+    /// its raw text cost more than the rest). Equality still compares the namespace and
+    /// the whole digest.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(words.first)
-        hasher.combine(namespace)
     }
 
     /// `ts:<ns>:<64 hex digits>`: the store's key.
