@@ -43,7 +43,8 @@ extension GrantEndpoints {
     /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
     /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
     /// (a legacy token gives back its failure allowance on a replayed success).
-    /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
+    /// By callback: the memory store is claimed by a plain call (`memoryState`), so a plain
+    /// refresh stays a plain call.
     func replaying(
         _ key: StateKey?, provider: Provider, refusals: Bool = true,
         call:
@@ -54,26 +55,48 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
-        state.claim(key, inFlightFor: inFlightFor) { [self] claim in
-            switch decide(claim, key: key, provider: provider, reason: .window) {
-            case .call:
-                calling(call, key: key, provider: provider, refusals: refusals, completion)
-            case .answer(let result):
-                replayed(result)
-                completion(result)
-            case .wait:
-                state.awaitAnswer(
-                    key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
-                ) { [self] claim in
-                    switch decide(claim, key: key, provider: provider, reason: .inFlight) {
-                    case .call:
-                        calling(call, key: key, provider: provider, refusals: refusals, completion)
-                    case .answer(let result):
-                        replayed(result)
-                        completion(result)
-                    case .wait:
-                        completion(.failure(.upstreamTimeout))
-                    }
+        guard let memoryState else {
+            return state.claim(key, inFlightFor: inFlightFor) { [self] claim in
+                claimed(
+                    claim, key: key, provider: provider, refusals: refusals, call: call,
+                    replayed: replayed, completion: completion)
+            }
+        }
+        claimed(
+            .success(memoryState.claim(key, inFlightFor: inFlightFor)), key: key,
+            provider: provider, refusals: refusals, call: call, replayed: replayed,
+            completion: completion)
+    }
+
+    /// What `replaying` does once its claim is answered.
+    private func claimed(
+        _ claim: Result<RefreshClaim, StateStoreError>, key: StateKey, provider: Provider,
+        refusals: Bool,
+        call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
+        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        switch decide(claim, key: key, provider: provider, reason: .window) {
+        case .call:
+            calling(call, key: key, provider: provider, refusals: refusals, completion)
+        case .answer(let result):
+            replayed(result)
+            completion(result)
+        case .wait:
+            state.awaitAnswer(
+                key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
+            ) { [self] claim in
+                switch decide(claim, key: key, provider: provider, reason: .inFlight) {
+                case .call:
+                    calling(call, key: key, provider: provider, refusals: refusals, completion)
+                case .answer(let result):
+                    replayed(result)
+                    completion(result)
+                case .wait:
+                    completion(.failure(.upstreamTimeout))
                 }
             }
         }

@@ -76,6 +76,12 @@ extension MemoryStateStore {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
+        completion(.success(claim(key, inFlightFor: inFlightFor)))
+    }
+
+    /// `claim`, answered by its return value: memory never fails, and a caller that knows
+    /// it holds this store (`GrantEndpoints.replaying`) needs no callback.
+    package func claim(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
         var evicted: [(key: StateKey, value: ReplayEntry)] = []
         let claim: RefreshClaim = replay.withShard(of: key) { table in
@@ -99,7 +105,7 @@ extension MemoryStateStore {
             }
         }
         deliver([], evicted: evicted)
-        completion(.success(claim))
+        return claim
     }
 
     package func settle(
