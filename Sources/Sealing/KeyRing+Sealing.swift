@@ -96,6 +96,46 @@ extension KeyRing {
         }.get()
     }
 
+    /// Seals `byteCount` bytes that `plaintext` writes, in layout version 1, as the sealed
+    /// bytes themselves rather than base64url text: for a value the service keeps in its
+    /// own state and never hands to a client (a kept answer, CONTRACT §12), where text would
+    /// only cost an encoding and a third more bytes. `plaintext` writes straight into the
+    /// result, where it is encrypted in place, so no other copy of it is made.
+    package func sealWithoutGrant(
+        byteCount: Int, context: SealingContext,
+        plaintext: (UnsafeMutableRawBufferPointer) -> Void
+    ) throws(SealingError) -> [UInt8] {
+        let total = try sealedByteCount(plaintextCount: byteCount, context: context)
+        var failure: SealingError?
+        let sealed = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            do throws(SealingError) {
+                try writeSealed(
+                    version: SealedTokenLayout.versionWithoutGrant,
+                    into: UnsafeMutableRawBufferPointer(buffer), context: context,
+                    plaintext: plaintext)
+                initialized = total
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return sealed
+    }
+
+    /// Opens the sealed bytes `sealWithoutGrant(byteCount:context:plaintext:)` made; every
+    /// failure the input can cause is `.invalidToken`, as for text.
+    package func open(sealedBytes sealed: [UInt8], context: SealingContext)
+        throws(SealingError) -> OpenedToken
+    {
+        guard sealed.count <= SealedTokenLayout.maxByteLength(context.kind) else {
+            throw .invalidToken
+        }
+        return try sealed.withUnsafeBytes { bytes in
+            Result { () throws(SealingError) in try open(bytes: bytes, context: context) }
+        }.get()
+    }
+
     /// Opens a sealed token given as a String.
     public func open(_ sealed: String, context: SealingContext) throws(SealingError)
         -> OpenedToken
@@ -130,47 +170,78 @@ extension KeyRing {
         version: UInt8, plaintext: UnsafeRawBufferPointer, context: SealingContext,
         nonce fixedNonce: [UInt8]? = nil
     ) throws(SealingError) -> String {
+        let total = try sealedByteCount(plaintextCount: plaintext.count, context: context)
+        return try withScratch(byteCount: total) { sealed throws(SealingError) in
+            try writeSealed(version: version, into: sealed, context: context, nonce: fixedNonce) {
+                $0.copyMemory(from: plaintext)
+            }
+            return Base64URL.encode(UnsafeRawBufferPointer(sealed))
+        }
+    }
+
+    /// The bytes of a value of `plaintextCount` bytes sealed under the active key; refused
+    /// when its text would be longer than `open` takes for `context`'s kind (never issue a
+    /// token that `open` would refuse for its length).
+    private func sealedByteCount(plaintextCount: Int, context: SealingContext)
+        throws(SealingError) -> Int
+    {
+        let overhead =
+            SealedTokenLayout.headerByteCount(keyIDLength: activeKey.id.utf8.count)
+            + SealedTokenLayout.nonceByteCount + SealedTokenLayout.tagByteCount
+        let (total, overflow) = plaintextCount.addingReportingOverflow(overhead)
+        guard plaintextCount >= 0, !overflow,
+            total <= SealedTokenLayout.maxByteLength(context.kind)
+        else { throw .plaintextTooLong }
+        return total
+    }
+
+    /// Writes the outer layout of `version` into `sealed` (exactly `sealedByteCount` bytes
+    /// for the plaintext): header, a fresh nonce (or `fixedNonce`, for known-answer tests),
+    /// then the plaintext `fill` writes where the ciphertext goes, encrypted there in place
+    /// (GCM is a stream mode: OpenSSL allows input and output to be the same bytes), and
+    /// the tag. On failure the plaintext is wiped before the error leaves.
+    private func writeSealed(
+        version: UInt8, into sealed: UnsafeMutableRawBufferPointer, context: SealingContext,
+        nonce fixedNonce: [UInt8]? = nil, plaintext fill: (UnsafeMutableRawBufferPointer) -> Void
+    ) throws(SealingError) {
         let key = activeKey
-        let keyIDCount = key.id.utf8.count
+        var keyID = key.id
+        let keyIDCount = keyID.utf8.count
         let headerCount = SealedTokenLayout.headerByteCount(keyIDLength: keyIDCount)
         let ciphertextStart = headerCount + SealedTokenLayout.nonceByteCount
-        let tagStart = ciphertextStart + plaintext.count
-        let total = tagStart + SealedTokenLayout.tagByteCount
-        // Never issue a token that `open` would refuse for its length.
-        guard
-            Base64URL.encodedLength(byteCount: total)
-                <= SealedTokenLayout.maxTextLength(context.kind)
-        else { throw .plaintextTooLong }
-
-        return try withScratch(byteCount: total) { sealed throws(SealingError) in
-            sealed[0] = version
-            sealed[1] = UInt8(keyIDCount)
-            var offset = 2
-            for byte in key.id.utf8 {
-                sealed[offset] = byte
-                offset += 1
-            }
-            let nonce = UnsafeMutableRawBufferPointer(
-                rebasing: sealed[headerCount..<ciphertextStart])
-            if let fixedNonce {
-                guard fixedNonce.count == nonce.count else { throw .cryptoUnavailable }
-                nonce.copyBytes(from: fixedNonce)
-            } else {
-                guard SecureRandom.fillNonce(nonce) else { throw .cryptoUnavailable }
-            }
+        let tagStart = sealed.count - SealedTokenLayout.tagByteCount
+        guard ciphertextStart <= tagStart else { throw .cryptoUnavailable }
+        sealed[0] = version
+        sealed[1] = UInt8(keyIDCount)
+        keyID.withUTF8 { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: sealed[2..<headerCount])
+                .copyMemory(from: UnsafeRawBufferPointer(utf8))
+        }
+        let nonce = UnsafeMutableRawBufferPointer(rebasing: sealed[headerCount..<ciphertextStart])
+        if let fixedNonce {
+            guard fixedNonce.count == nonce.count else { throw .cryptoUnavailable }
+            nonce.copyBytes(from: fixedNonce)
+        } else {
+            guard SecureRandom.fillNonce(nonce) else { throw .cryptoUnavailable }
+        }
+        let text = UnsafeMutableRawBufferPointer(rebasing: sealed[ciphertextStart..<tagStart])
+        fill(text)
+        do throws(SealingError) {
             try withAssociatedData(
                 header: UnsafeRawBufferPointer(rebasing: sealed[..<headerCount]), context: context
             ) { associatedData throws(SealingError) in
                 try key.withKeyedContext { cipher throws(SealingError) in
                     try AES256GCM.seal(
                         in: cipher, nonce: UnsafeRawBufferPointer(nonce),
-                        associatedData: associatedData, plaintext: plaintext,
-                        ciphertext: UnsafeMutableRawBufferPointer(
-                            rebasing: sealed[ciphertextStart..<tagStart]),
+                        associatedData: associatedData, plaintext: UnsafeRawBufferPointer(text),
+                        ciphertext: text,
                         tag: UnsafeMutableRawBufferPointer(rebasing: sealed[tagStart...]))
                 }
             }
-            return Base64URL.encode(UnsafeRawBufferPointer(sealed))
+        } catch {
+            // Whole or in part, the plaintext may still be there.
+            OPENSSL_cleanse(text.baseAddress, text.count)
+            throw error
         }
     }
 
@@ -212,17 +283,21 @@ extension KeyRing {
                 }
             }
             let plaintext = UnsafeRawBufferPointer(output)
+            let identity = SealIdentity(
+                version: bytes[0], keyID: key.id,
+                nonce: UnsafeRawBufferPointer(rebasing: bytes[headerCount..<ciphertextStart]),
+                tag: UnsafeRawBufferPointer(rebasing: bytes[tagStart...]))
             guard version == SealedTokenLayout.version else {
                 return OpenedToken(
                     plaintext: Array(plaintext), keyID: key.id,
-                    sealedWithActiveKey: key === activeKey)
+                    sealedWithActiveKey: key === activeKey, sealIdentity: identity)
             }
             guard let (grant, valueOffset) = SealedTokenLayout.Inner.read(plaintext) else {
                 throw .invalidToken
             }
             return OpenedToken(
                 plaintext: Array(plaintext[valueOffset...]), keyID: key.id,
-                sealedWithActiveKey: key === activeKey, grant: grant)
+                sealedWithActiveKey: key === activeKey, grant: grant, sealIdentity: identity)
         }
     }
 

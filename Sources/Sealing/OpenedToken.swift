@@ -14,14 +14,19 @@ public struct OpenedToken: Sendable, Equatable, CustomStringConvertible,
     public let sealedWithActiveKey: Bool
     /// The binding and family sealed with the value (`SealedTokenLayout` version 2).
     public let grant: SealedGrant?
+    /// The authenticated parts that name this token (`SealIdentity`); nil for a value this
+    /// ring did not open (a legacy format's, CONTRACT §9).
+    public let sealIdentity: SealIdentity?
 
     public init(
-        plaintext: [UInt8], keyID: String, sealedWithActiveKey: Bool, grant: SealedGrant? = nil
+        plaintext: [UInt8], keyID: String, sealedWithActiveKey: Bool, grant: SealedGrant? = nil,
+        sealIdentity: SealIdentity? = nil
     ) {
         self.plaintext = plaintext
         self.keyID = keyID
         self.sealedWithActiveKey = sealedWithActiveKey
         self.grant = grant
+        self.sealIdentity = sealIdentity
     }
 
     /// The plaintext as UTF-8 text, or nil if it is not valid UTF-8.

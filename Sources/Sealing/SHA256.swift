@@ -6,22 +6,29 @@ import COpenSSL
 package enum SHA256 {
     package static let byteCount = 32
 
-    /// The digest of `bytes`, or nil if OpenSSL fails. With the algorithm fetched once
-    /// (`FetchedSHA256`): the state store digests a key on every refresh (CONTRACT §12).
+    /// The digest of `bytes`, or nil if OpenSSL fails.
     package static func digest(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let algorithm = FetchedSHA256.shared?.pointer else { return nil }
-        var length: UInt32 = 0
-        var ok: Int32 = 0
-        let digest = [UInt8](unsafeUninitializedCapacity: Int(EVP_MAX_MD_SIZE)) {
-            buffer, initialized in
+        var ok = false
+        let result = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             ok = bytes.withUnsafeBytes { input in
-                EVP_Digest(
-                    input.baseAddress, input.count, buffer.baseAddress, &length, algorithm, nil)
+                Self.digest(input, into: UnsafeMutableRawBufferPointer(buffer))
             }
-            initialized = ok == 1 ? min(Int(length), buffer.count) : 0
+            initialized = ok ? byteCount : 0
         }
-        guard ok == 1, length == UInt32(byteCount) else { return nil }
-        return digest
+        return ok ? result : nil
+    }
+
+    /// Writes the digest of `input` into the first `byteCount` bytes of `output`; false
+    /// (and `output` unspecified) if `output` is shorter or OpenSSL fails. Without an
+    /// allocation or a context to set up (`tokenswap_sha256`): the state store digests a
+    /// key on every refresh (CONTRACT §12).
+    package static func digest(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard output.count >= byteCount,
+            let digest = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { return false }
+        return tokenswap_sha256(input.baseAddress, input.count, digest) == 1
     }
 
     /// RFC 2104 over SHA-256 (block 64 bytes); nil for a key longer than the block (the
@@ -31,29 +38,5 @@ package enum SHA256 {
         let block = key + [UInt8](repeating: 0, count: 64 - key.count)
         guard let inner = digest(block.map { $0 ^ 0x36 } + message) else { return nil }
         return digest(block.map { $0 ^ 0x5C } + inner)
-    }
-}
-
-/// SHA-256 fetched once from OpenSSL's default provider: given the legacy `EVP_sha256()`
-/// object, OpenSSL 3 fetches the algorithm again on every `EVP_Digest` (a locked lookup
-/// by name), which cost more than the digest of a refresh token itself.
-///
-/// `@unchecked Sendable` is sound for the reason `GCMCipher` gives: the pointer is set once
-/// in `init`, a fetched `EVP_MD` is immutable and reference counted, OpenSSL documents
-/// fetched algorithm objects as safe to share between threads (openssl-threads(7)), and it
-/// is freed only in `deinit`.
-final class FetchedSHA256: @unchecked Sendable {
-    /// The process-wide instance; nil only if OpenSSL has no SHA-256.
-    static let shared: FetchedSHA256? = FetchedSHA256()
-
-    let pointer: OpaquePointer
-
-    private init?() {
-        guard let algorithm = EVP_MD_fetch(nil, "SHA256", nil) else { return nil }
-        pointer = algorithm
-    }
-
-    deinit {
-        EVP_MD_free(pointer)
     }
 }

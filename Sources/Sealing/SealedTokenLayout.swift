@@ -66,6 +66,12 @@ enum SealedTokenLayout {
     static func maxTextLength(_ kind: SealedKind) -> Int {
         kind == .keptAnswer ? maxKeptAnswerTextLength : maxTextLength
     }
+
+    /// The most bytes a sealed value of `kind` has: those whose base64url text (4
+    /// characters per 3 bytes, no padding) fits `maxTextLength(kind)`, a multiple of 4.
+    static func maxByteLength(_ kind: SealedKind) -> Int {
+        maxTextLength(kind) / 4 * 3
+    }
     static let nonceByteCount = AES256GCM.nonceByteCount
     static let tagByteCount = AES256GCM.tagByteCount
 

@@ -318,6 +318,51 @@ import Transport
         #expect(upstream.requests.count == 2)
     }
 
+    /// A token the ring opened is keyed by its authenticated parts (`SealIdentity`), a
+    /// legacy one by its text; the answer is kept as sealed bytes (not base64url text), and
+    /// one an earlier version kept as text (a shared store in mid-upgrade) still replays.
+    @Test func aKeptAnswerIsSealedBytesUnderTheTokensIdentity() async throws {
+        let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
+        let fixture = try Fixture(upstream)
+        let sealed = try F.seal("raw-1", keys: F.newKey, provider: fixture.provider)
+        #expect(await fixture.refresh(sealed).status.code == 200)
+        let identity = try #require(
+            try F.open(sealed, keys: F.newKey, provider: fixture.provider).sealIdentity)
+        let key = try #require(StateKey(.refresh, scope: "spotify", seal: identity))
+        let answers = MemoryStateStoreTests.Answers<RefreshClaim>()
+        fixture.store.claim(key, inFlightFor: .seconds(1), completion: answers.record)
+        guard case .kept(let kept, _)? = answers.last else {
+            Issue.record("nothing kept under the token's identity")
+            return
+        }
+        #expect(kept.first == 0x01)
+        let context = SealingContext(provider: "spotify", clientID: "client-1", kind: .keptAnswer)
+        let ring = try KeyRing(parsing: F.newKey)
+        #expect(
+            KeptAnswer(
+                plaintext: try ring.open(sealedBytes: kept, context: context).plaintext,
+                boundTo: key)?.status == 200)
+        // Not under the text's digest.
+        let byText = try #require(StateKey(.refresh, scope: "spotify", value: sealed))
+        let textAnswers = MemoryStateStoreTests.Answers<RefreshClaim>()
+        fixture.store.claim(byText, inFlightFor: .seconds(1), completion: textAnswers.record)
+        #expect(textAnswers.last == .claimed)
+
+        // A kept answer as an earlier version wrote it: base64url text of the same layout.
+        let other = try F.seal("raw-2", keys: F.newKey, provider: fixture.provider)
+        let otherIdentity = try #require(
+            try F.open(other, keys: F.newKey, provider: fixture.provider).sealIdentity)
+        let otherKey = try #require(StateKey(.refresh, scope: "spotify", seal: otherIdentity))
+        let text = try ring.sealWithoutGrant(
+            KeptAnswer(status: 200, body: Array(Self.tokens.utf8)).plaintext(boundTo: otherKey),
+            context: context)
+        fixture.store.settle(otherKey, answer: Array(text.utf8), keepFor: .seconds(60)) { _ in }
+        let replayed = await fixture.refresh(other)
+        #expect(replayed.status.code == 200)
+        #expect(try F.body(replayed)["access_token"] == .string("access-1"))
+        #expect(upstream.requests.count == 1)
+    }
+
     @Test func aKeptAnswerIsBoundToItsRequest() throws {
         let ring = try KeyRing(parsing: F.newKey)
         let context = SealingContext(provider: "spotify", clientID: "client-1", kind: .keptAnswer)

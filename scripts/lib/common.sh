@@ -395,6 +395,13 @@ run_counted() { # binary count
     # PER_REFRESH_DPOP=1: every refresh carries a DPoP proof for a bound token (CONTRACT
     # §13), made beforehand by Python's `cryptography` so only tokenswap's side is counted.
     [ "${PER_REFRESH_DPOP:-}" = 1 ] && bench_env+=(TOKENSWAP_DPOP_MAX_AGE_SECONDS=600)
+    # PER_REFRESH_ENV: more settings, space-separated KEY=VALUE words, for one binary counted
+    # both ways (`PER_REFRESH_ENV=TOKENSWAP_REFRESH_REPLAY_SECONDS=0`: the window off).
+    if [ -n "${PER_REFRESH_ENV:-}" ]; then
+        local extra
+        read -r -a extra <<<"$PER_REFRESH_ENV"
+        bench_env+=("${extra[@]}")
+    fi
     launch "$1" "${bench_env[@]}" >"$work/ts.log" 2>&1 &
     local pid=$!
     wait_listening "$work/ts.log" 600 || true

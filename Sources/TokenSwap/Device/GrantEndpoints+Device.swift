@@ -68,7 +68,7 @@ extension GrantEndpoints {
         guard let sealed = fields["device_code"] else {
             throw .invalidRequest("device_code is missing")
         }
-        let (envelope, deviceGrant) = try openDeviceCode(sealed, for: provider)
+        let (envelope, deviceGrant, identity) = try openDeviceCode(sealed, for: provider)
         let binding = try dpopBinding(
             inspection, bound: deviceGrant?.thumbprint, provider: provider)
         // The envelope's numbers are in `DeviceCodeEnvelope`'s ranges: no overflow.
@@ -81,7 +81,8 @@ extension GrantEndpoints {
         // answered with tokens is replayed to a repeat of the same code (CONTRACT §12);
         // nothing else a poll answers is kept, so a pending code polls on as before.
         return try await replaying(
-            replayKey(sealed, provider: provider), provider: provider, refusals: false
+            replayKey(sealed, opened: identity, provider: provider), provider: provider,
+            refusals: false
         ) { () async throws(GrantError) in
             try await pollUpstream(
                 envelope, remaining: remaining, binding: binding, provider: provider)
@@ -150,14 +151,14 @@ extension GrantEndpoints {
     /// Never a legacy decoder: those formats held refresh tokens only (CONTRACT §9), and
     /// an unauthenticated one would let anyone forge an envelope.
     func openDeviceCode(_ sealed: String, for provider: Provider) throws(GrantError)
-        -> (envelope: DeviceCodeEnvelope, grant: SealedGrant?)
+        -> (envelope: DeviceCodeEnvelope, grant: SealedGrant?, identity: SealIdentity?)
     {
         let opened = try open(sealed, for: provider, kind: .deviceCode)
         guard let envelope = DeviceCodeEnvelope(plaintext: opened.plaintext) else {
             metrics.sealingFailed(.open, reason: "not_a_device_code")
             throw .unopenableDeviceCode
         }
-        return (envelope, opened.grant)
+        return (envelope, opened.grant, opened.sealIdentity)
     }
 }
 

@@ -78,7 +78,8 @@ extension GrantEndpoints {
             }
         ) { [self] in
             replaying(
-                replayKey(sealed, provider: provider), provider: provider,
+                replayKey(sealed, opened: opened.sealIdentity, provider: provider),
+                provider: provider,
                 call: { [self] done in
                     // Reuse is judged only when the window has no answer for the token: a
                     // repeat inside it is a retry (CONTRACT §14).

@@ -26,9 +26,15 @@ extension GrantEndpoints {
     var replayWindow: Duration { .seconds(refreshReplaySeconds) }
 
     /// The key of a sealed refresh token or device code at `provider`; nil when the window
-    /// is off (or the digest is unavailable, when the request runs as before).
-    func replayKey(_ sealed: String, provider: Provider) -> StateKey? {
+    /// is off (or the digest is unavailable, when the request runs as before). A value
+    /// the key ring opened is named by its `SealIdentity` (the parts its tag authenticated:
+    /// as unique as its text, and cheaper to digest); any other (a legacy format's, CONTRACT
+    /// §9) by its whole text.
+    func replayKey(_ sealed: String, opened identity: SealIdentity?, provider: Provider)
+        -> StateKey?
+    {
         guard refreshReplaySeconds > 0 else { return nil }
+        if let identity { return StateKey(.refresh, scope: provider.name, seal: identity) }
         return StateKey(.refresh, scope: provider.name, value: sealed)
     }
 
@@ -37,7 +43,8 @@ extension GrantEndpoints {
     /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
     /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
     /// (a legacy token gives back its failure allowance on a replayed success).
-    /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
+    /// By callback: the memory store is claimed by a plain call (`memoryState`), so a plain
+    /// refresh stays a plain call.
     func replaying(
         _ key: StateKey?, provider: Provider, refusals: Bool = true,
         call:
@@ -48,34 +55,66 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
-        let calling = { @Sendable [self] in
-            call { [self] result in
-                keep(result, under: key, provider: provider, refusals: refusals)
-                completion(result)
+        guard let memoryState else {
+            return state.claim(key, inFlightFor: inFlightFor) { [self] claim in
+                claimed(
+                    claim, key: key, provider: provider, refusals: refusals, call: call,
+                    replayed: replayed, completion: completion)
             }
         }
-        state.claim(key, inFlightFor: inFlightFor) { [self] claim in
-            switch decide(claim, key: key, provider: provider, reason: .window) {
-            case .call:
-                calling()
-            case .answer(let result):
-                replayed(result)
-                completion(result)
-            case .wait:
-                state.awaitAnswer(
-                    key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
-                ) { [self] claim in
-                    switch decide(claim, key: key, provider: provider, reason: .inFlight) {
-                    case .call:
-                        calling()
-                    case .answer(let result):
-                        replayed(result)
-                        completion(result)
-                    case .wait:
-                        completion(.failure(.upstreamTimeout))
-                    }
+        claimed(
+            .success(memoryState.claim(key, inFlightFor: inFlightFor)), key: key,
+            provider: provider, refusals: refusals, call: call, replayed: replayed,
+            completion: completion)
+    }
+
+    /// What `replaying` does once its claim is answered.
+    private func claimed(
+        _ claim: Result<RefreshClaim, StateStoreError>, key: StateKey, provider: Provider,
+        refusals: Bool,
+        call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
+        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        switch decide(claim, key: key, provider: provider, reason: .window) {
+        case .call:
+            calling(call, key: key, provider: provider, refusals: refusals, completion)
+        case .answer(let result):
+            replayed(result)
+            completion(result)
+        case .wait:
+            state.awaitAnswer(
+                key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
+            ) { [self] claim in
+                switch decide(claim, key: key, provider: provider, reason: .inFlight) {
+                case .call:
+                    calling(call, key: key, provider: provider, refusals: refusals, completion)
+                case .answer(let result):
+                    replayed(result)
+                    completion(result)
+                case .wait:
+                    completion(.failure(.upstreamTimeout))
                 }
             }
+        }
+    }
+
+    /// The provider call of a request that holds the claim on `key`, its answer kept (or
+    /// handed to the waiters) before `completion` sees it.
+    private func calling(
+        _ call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        key: StateKey, provider: Provider, refusals: Bool,
+        _ completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        call { [self] result in
+            keep(result, under: key, provider: provider, refusals: refusals)
+            completion(result)
         }
     }
 
@@ -151,22 +190,38 @@ extension GrantEndpoints {
         refusals: Bool
     ) {
         let answer = KeptAnswer(result)
-        // An answer that does not seal frees the key: a waiter then calls the provider.
+        // Sealed as bytes (the store holds bytes; nobody outside reads them), the plaintext
+        // written where it is encrypted. An answer that does not seal frees the key: a
+        // waiter then calls the provider.
         let sealed = try? keyRing.sealWithoutGrant(
-            answer.plaintext(boundTo: key), context: Self.context(provider, kind: .keptAnswer))
+            byteCount: answer.plaintextByteCount,
+            context: Self.context(provider, kind: .keptAnswer)
+        ) { answer.writePlaintext(boundTo: key, into: $0) }
         // A settle that fails leaves nothing kept; the store reports its own failures.
         state.settle(
-            key, answer: sealed.map { Array($0.utf8) },
-            keepFor: answer.isKept(refusals: refusals) ? replayWindow : .zero
+            key, answer: sealed, keepFor: answer.isKept(refusals: refusals) ? replayWindow : .zero
         ) { _ in }
     }
 
+    /// The answer kept under `key`: sealed bytes, or the base64url text an earlier version
+    /// kept (a shared store may hold one from a copy not yet upgraded). Sealed bytes begin
+    /// with the layout version, `0x01`, which no base64url character is.
     private func openKept(_ sealed: [UInt8], key: StateKey, provider: Provider) -> KeptAnswer? {
-        guard let text = String(validating: sealed, as: UTF8.self),
-            let opened = try? keyRing.open(text, context: Self.context(provider, kind: .keptAnswer))
-        else { return nil }
+        let context = Self.context(provider, kind: .keptAnswer)
+        let opened: OpenedToken?
+        if sealed.first == Self.sealedKeptAnswerVersion {
+            opened = try? keyRing.open(sealedBytes: sealed, context: context)
+        } else if let text = String(validating: sealed, as: UTF8.self) {
+            opened = try? keyRing.open(text, context: context)
+        } else {
+            opened = nil
+        }
+        guard let opened else { return nil }
         return KeptAnswer(plaintext: opened.plaintext, boundTo: key)
     }
+
+    /// The first byte of a kept answer sealed as bytes (`SealedTokenLayout` version 1).
+    static let sealedKeptAnswerVersion: UInt8 = 1
 
     private func storeAnswer(
         _ operation: (@escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void) -> Void

@@ -29,6 +29,9 @@ public final class GrantEndpoints: Sendable {
     /// The state that outlives a request (CONTRACT §12): the replay window and single
     /// flight of refreshes (`GrantEndpoints+Replay`).
     let state: any StateStore
+    /// `state` when it is the memory store (the default, one copy): a refresh claims there
+    /// by a plain call, without a callback to allocate (`replaying`).
+    let memoryState: MemoryStateStore?
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
     /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
@@ -62,8 +65,10 @@ public final class GrantEndpoints: Sendable {
         self.dpop = dpop
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
-        self.state =
+        let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
+        self.state = state
+        self.memoryState = state as? MemoryStateStore
         self.families = families
         self.unixClock = unixClock
     }

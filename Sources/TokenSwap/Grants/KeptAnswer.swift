@@ -27,9 +27,12 @@ struct KeptAnswer: Sendable, Equatable {
         case .success(let answer): response = answer
         case .failure(let error): response = error.response
         }
+        // A `200` replays with the token headers alone (`replayed`): no header to look up.
+        let status = response.status.code
         self.init(
-            status: response.status.code,
-            retryAfterSeconds: response.headers["Retry-After"].flatMap { Int($0) },
+            status: status,
+            retryAfterSeconds: status == 200
+                ? nil : response.headers["Retry-After"].flatMap { Int($0) },
             body: response.body)
     }
 
@@ -51,17 +54,29 @@ struct KeptAnswer: Sendable, Equatable {
 
     /// The plaintext to seal, bound to `key`.
     func plaintext(boundTo key: StateKey) -> [UInt8] {
-        var bytes: [UInt8] = [Self.version]
-        bytes.reserveCapacity(Self.headerByteCount + body.count)
-        bytes += key.digest
-        let status = UInt16(clamping: status)
-        bytes += [UInt8(truncatingIfNeeded: status >> 8), UInt8(truncatingIfNeeded: status)]
-        let retryAfter = UInt32(clamping: retryAfterSeconds ?? 0)
-        for shift in stride(from: 24, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: retryAfter >> UInt32(shift)))
+        [UInt8](unsafeUninitializedCapacity: plaintextByteCount) { buffer, initialized in
+            writePlaintext(boundTo: key, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = plaintextByteCount
         }
-        bytes += body
-        return bytes
+    }
+
+    /// The plaintext's length.
+    var plaintextByteCount: Int { Self.headerByteCount + body.count }
+
+    /// Writes the plaintext, bound to `key`, into the first `plaintextByteCount` bytes of
+    /// `buffer`: where the key ring seals it in place (`KeyRing.sealWithoutGrant`).
+    func writePlaintext(boundTo key: StateKey, into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= plaintextByteCount)
+        buffer[0] = Self.version
+        key.writeDigest(into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...]))
+        let status = UInt16(clamping: status)
+        buffer.storeBytes(
+            of: status.bigEndian, toByteOffset: 1 + Self.digestByteCount, as: UInt16.self)
+        let retryAfter = UInt32(clamping: retryAfterSeconds ?? 0)
+        buffer.storeBytes(
+            of: retryAfter.bigEndian, toByteOffset: 3 + Self.digestByteCount, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerByteCount..<plaintextByteCount])
+            .copyBytes(from: body)
     }
 
     /// The answer in `plaintext`, or nil when it is not one this version wrote or was kept

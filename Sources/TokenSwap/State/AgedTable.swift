@@ -11,9 +11,10 @@ import Transport
 /// avoids. Expired entries are dropped when they are looked up, and a few at the old end
 /// on each insert, so a quiet table shrinks without a sweep.
 struct AgedTable<Value: Sendable>: Sendable {
+    /// A slot's place in the order, its key and expiry: plain data, so reading one copies
+    /// no reference (the value lives apart, in `values`, at the same index).
     private struct Slot: Sendable {
         var key: StateKey?
-        var value: Value?
         var expiresAt: Deadline
         /// Toward the oldest entry; `none` at the old end.
         var older: Int
@@ -34,6 +35,8 @@ struct AgedTable<Value: Sendable>: Sendable {
     private(set) var bytes = 0
     private var index: [StateKey: Int] = [:]
     private var slots: [Slot] = []
+    /// The value of each slot; nil in a free one.
+    private var values: [Value?] = []
     private var freeSlots: [Int] = []
     private var oldest = Self.none
     private var newest = Self.none
@@ -56,7 +59,42 @@ struct AgedTable<Value: Sendable>: Sendable {
             unlink(slot, key: key)
             return nil
         }
-        return slots[slot].value
+        return values[slot]
+    }
+
+    /// The live value of `key`; when there is none (or only an expired one), `value` is
+    /// written under `key` as the newest entry, as `insert` does, and nil is answered.
+    /// One lookup of the key where `value(for:)` and then `insert` take three (a claim of
+    /// the replay window on every refresh, CONTRACT §12). Evicted entries are appended to
+    /// `evicted`.
+    mutating func valueOrInsert(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) -> Value? {
+        if let slot = index[key] {
+            if slots[slot].expiresAt > now { return values[slot] }
+            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+            return nil
+        }
+        insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        return nil
+    }
+
+    /// Writes `value` under `key` as the newest entry, as `insert` does, and answers the
+    /// live value it replaced (nil: none, or an expired one): one lookup of the key where
+    /// `value(for:)` and then `insert` take two (a settle, CONTRACT §12). Evicted entries
+    /// are appended to `evicted`.
+    mutating func exchange(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) -> Value? {
+        guard let slot = index[key] else {
+            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+            return nil
+        }
+        let previous = slots[slot].expiresAt > now ? values[slot] : nil
+        overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        return previous
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
@@ -66,47 +104,64 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
         -> [(key: StateKey, value: Value)]
     {
-        if let slot = index[key] {
-            bytes -= slots[slot].value.map(byteCount) ?? 0
-            bytes += byteCount(value)
-            slots[slot].value = value
-            slots[slot].expiresAt = expiresAt
-            moveToNewEnd(slot)
-            return evictOverBudget()
-        }
-        dropExpiredAtOldEnd(now: now)
         var evicted: [(key: StateKey, value: Value)] = []
+        if let slot = index[key] {
+            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        } else {
+            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        }
+        return evicted
+    }
+
+    /// A new value in `slot`, which moves to the new end.
+    private mutating func overwrite(
+        _ slot: Int, with value: Value, expiresAt: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) {
+        bytes -= values[slot].map(byteCount) ?? 0
+        bytes += byteCount(value)
+        values[slot] = value
+        slots[slot].expiresAt = expiresAt
+        moveToNewEnd(slot)
+        evictOverBudget(into: &evicted)
+    }
+
+    /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
+    private mutating func insertNew(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout [(key: StateKey, value: Value)]
+    ) {
+        dropExpiredAtOldEnd(now: now)
         if index.count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
-        let fresh = Slot(
-            key: key, value: value, expiresAt: expiresAt, older: newest, newer: Self.none)
+        let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
         if let reused = freeSlots.popLast() {
             slot = reused
             slots[slot] = fresh
+            values[slot] = value
         } else {
             slot = slots.count
             slots.append(fresh)
+            values.append(value)
         }
         if newest != Self.none { slots[newest].newer = slot }
         newest = slot
         if oldest == Self.none { oldest = slot }
         index[key] = slot
         bytes += byteCount(value)
-        return evicted + evictOverBudget()
+        evictOverBudget(into: &evicted)
     }
 
     /// Evicts the oldest entries while the values hold more than the budget (never the
     /// newest: one answer larger than the budget is still kept alone).
-    private mutating func evictOverBudget() -> [(key: StateKey, value: Value)] {
-        var evicted: [(key: StateKey, value: Value)] = []
+    private mutating func evictOverBudget(into evicted: inout [(key: StateKey, value: Value)]) {
         while bytes > byteBudget, index.count > 1, let entry = evictOldest() {
             evicted.append(entry)
         }
-        return evicted
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
-        guard oldest != Self.none, let key = slots[oldest].key, let value = slots[oldest].value
+        guard oldest != Self.none, let key = slots[oldest].key, let value = values[oldest]
         else { return nil }
         unlink(oldest, key: key)
         return (key, value)
@@ -114,19 +169,28 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
-        guard let slot = index[key], var value = slots[slot].value else { return nil }
-        slots[slot].value = nil
+        guard let slot = index[key], var value = values[slot] else { return nil }
+        values[slot] = nil
         bytes -= byteCount(value)
         let result = change(&value)
         bytes += byteCount(value)
-        slots[slot].value = value
+        values[slot] = value
         return result
+    }
+
+    /// Removes `key` and answers its live value (nil: none, or an expired one).
+    @discardableResult
+    mutating func remove(_ key: StateKey, now: Deadline) -> Value? {
+        guard let slot = index[key] else { return nil }
+        let value = slots[slot].expiresAt > now ? values[slot] : nil
+        unlink(slot, key: key)
+        return value
     }
 
     @discardableResult
     mutating func remove(_ key: StateKey) -> Value? {
         guard let slot = index[key] else { return nil }
-        let value = slots[slot].value
+        let value = values[slot]
         unlink(slot, key: key)
         return value
     }
@@ -164,11 +228,11 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Takes `slot` out of the order and the index and frees it (its value released now,
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
-        bytes -= slots[slot].value.map(byteCount) ?? 0
+        bytes -= values[slot].map(byteCount) ?? 0
         detach(slot)
         index[key] = nil
         slots[slot].key = nil
-        slots[slot].value = nil
+        values[slot] = nil
         freeSlots.append(slot)
     }
 

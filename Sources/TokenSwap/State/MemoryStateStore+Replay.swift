@@ -76,23 +76,36 @@ extension MemoryStateStore {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
+        completion(.success(claim(key, inFlightFor: inFlightFor)))
+    }
+
+    /// `claim`, answered by its return value: memory never fails, and a caller that knows
+    /// it holds this store (`GrantEndpoints.replaying`) needs no callback.
+    package func claim(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
-        let (claim, deliveries): (RefreshClaim, Deliveries) = replay.withShard(of: key) { table in
-            switch table.value(for: key, now: now) {
+        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        let claim: RefreshClaim = replay.withShard(of: key) { table in
+            // One lookup: a free key is held for this request at once.
+            let until = Self.until(inFlightFor, from: now)
+            let found = table.valueOrInsert(
+                .inFlight(until: until, waiters: []), for: key, expiresAt: until, now: now,
+                evicted: &evicted)
+            switch found {
+            case nil:
+                return .claimed
             case .kept(let answer, let settledAt):
-                return (.kept(answer: answer, age: now.duration(since: settledAt)), Deliveries())
+                return .kept(answer: answer, age: now.duration(since: settledAt))
             case .inFlight(let until, _) where !until.hasPassed(at: now):
-                return (.inFlight, Deliveries())
+                return .inFlight
             case .inFlight(_, let waiters):
                 // The claimant never settled: the key is free again, and this request
                 // holds it now; the waiters go on waiting, for this claim.
-                return (.claimed, Self.hold(key, inFlightFor, waiters, in: &table, now: now))
-            case nil:
-                return (.claimed, Self.hold(key, inFlightFor, [], in: &table, now: now))
+                Self.hold(key, inFlightFor, waiters, in: &table, now: now, evicted: &evicted)
+                return .claimed
             }
         }
-        deliver(deliveries)
-        completion(.success(claim))
+        deliver([], evicted: evicted)
+        return claim
     }
 
     package func settle(
@@ -100,32 +113,34 @@ extension MemoryStateStore {
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
         let now = clock()
-        let deliveries: Deliveries = replay.withShard(of: key) { table in
-            var waiters: [ReplayWaiter.Held] = []
-            if case .inFlight(_, let held) = table.value(for: key, now: now) { waiters = held }
-            guard let answer else {
-                table.remove(key)
-                // Freed: the first waiter takes the claim and calls the provider itself;
-                // the others wait for it.
-                guard let first = waiters.first else { return Deliveries() }
-                return Deliveries([(first.waiter, .claimed)])
-                    + Self.hold(
+        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        let answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = replay.withShard(of: key) {
+            table in
+            guard let answer, keepFor > .zero else {
+                var waiters: [ReplayWaiter.Held] = []
+                if case .inFlight(_, let held) = table.remove(key, now: now) { waiters = held }
+                guard let answer else {
+                    // Freed: the first waiter takes the claim and calls the provider itself;
+                    // the others wait for it.
+                    guard let first = waiters.first else { return [] }
+                    Self.hold(
                         key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table,
-                        now: now)
-            }
-            guard keepFor > .zero else {
-                // Shared, not kept: the waiters of this call get it, the next request
-                // finds the key free.
-                table.remove(key)
-                return Deliveries(waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) })
+                        now: now, evicted: &evicted)
+                    return [(first.waiter, .claimed)]
+                }
+                // Shared, not kept: the waiters of this call get it, the next request finds
+                // the key free.
+                return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
             }
             let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
-            let evicted = table.insert(
-                .kept(answer: answer, settledAt: now), for: key, expiresAt: expiresAt, now: now)
-            return Deliveries(waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) })
-                + Self.evictionDeliveries(evicted)
+            // One lookup: the claim is replaced by the kept answer.
+            let previous = table.exchange(
+                .kept(answer: answer, settledAt: now), for: key, expiresAt: expiresAt, now: now,
+                evicted: &evicted)
+            guard case .inFlight(_, let waiters) = previous, !waiters.isEmpty else { return [] }
+            return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
         }
-        deliver(deliveries)
+        deliver(answers, evicted: evicted)
         completion(.success(()))
     }
 
@@ -182,10 +197,25 @@ extension MemoryStateStore {
         _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
         in table: inout AgedTable<ReplayEntry>, now: Deadline
     ) -> Deliveries {
-        let until = Deadline.after(seconds: seconds(inFlightFor), from: now)
-        let evicted = table.insert(
-            .inFlight(until: until, waiters: waiters), for: key, expiresAt: until, now: now)
+        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        hold(key, inFlightFor, waiters, in: &table, now: now, evicted: &evicted)
         return evictionDeliveries(evicted)
+    }
+
+    /// `hold`, with the entries it evicted appended to `evicted`.
+    private static func hold(
+        _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
+        in table: inout AgedTable<ReplayEntry>, now: Deadline,
+        evicted: inout [(key: StateKey, value: ReplayEntry)]
+    ) {
+        let until = until(inFlightFor, from: now)
+        evicted += table.insert(
+            .inFlight(until: until, waiters: waiters), for: key, expiresAt: until, now: now)
+    }
+
+    /// When a claim made `now` lapses.
+    private static func until(_ inFlightFor: Duration, from now: Deadline) -> Deadline {
+        Deadline.after(seconds: seconds(inFlightFor), from: now)
     }
 
     /// An entry evicted at the cap: its waiters are told the refresh is still in flight
@@ -202,6 +232,19 @@ extension MemoryStateStore {
             }
         }
         return deliveries
+    }
+
+    /// Answers `answers`, counts the entries evicted at the cap and tells the waiters of an
+    /// evicted claim the refresh is still in flight (`evictionDeliveries`), outside the
+    /// lock; without building `Deliveries` when nothing was evicted (every plain refresh).
+    private func deliver(
+        _ answers: [(waiter: ReplayWaiter, claim: RefreshClaim)],
+        evicted: [(key: StateKey, value: ReplayEntry)]
+    ) {
+        guard evicted.isEmpty else {
+            return deliver(Deliveries(answers) + Self.evictionDeliveries(evicted))
+        }
+        for (waiter, claim) in answers { waiter.answer(claim) }
     }
 
     private func deliver(_ deliveries: Deliveries) {

@@ -64,7 +64,7 @@ package final class MemoryStateStore: StateStore {
     ) {
         self.replay = ShardedTable(
             capacity: replayCapacity, shardCount: shardCount, byteBudget: replayByteBudget,
-            byteCount: \.byteCount)
+            byteCount: { $0.byteCount })
         self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)

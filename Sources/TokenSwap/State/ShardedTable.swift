@@ -48,8 +48,6 @@ final class ShardedTable<Value: Sendable>: Sendable {
     }
 
     private func shardIndex(_ key: StateKey) -> Int {
-        var prefix: UInt64 = 0
-        for byte in key.digest.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
-        return Int(prefix % UInt64(shards.count))
+        Int(key.digestPrefix % UInt64(shards.count))
     }
 }

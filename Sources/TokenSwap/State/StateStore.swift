@@ -132,33 +132,115 @@ package struct BucketLimit: Sendable, Equatable {
 /// A key in the state store: a namespace and the SHA-256 of the value it stands for (a
 /// sealed token, a device code, a client's address, a proof id, a family id), so that
 /// nothing the store holds names a token, a code or a client. Written `ts:<ns>:<hex>`.
+///
+/// The digest is held inline as four words (big-endian: the first word is the first eight
+/// bytes), so a key is plain data: copying one into a closure or a table costs no
+/// reference count, and comparing two is four word compares.
 package struct StateKey: Hashable, Sendable, CustomStringConvertible {
     package let namespace: StateNamespace
-    /// The SHA-256 of the namespace's scope and the value, 32 bytes.
-    package let digest: [UInt8]
+    private let words: Words
+
+    private struct Words: Hashable, Sendable {
+        var first: UInt64
+        var second: UInt64
+        var third: UInt64
+        var fourth: UInt64
+    }
 
     /// The key for `value` in `namespace`; `scope` (a provider's name, a limit's name)
     /// keeps equal values of different scopes apart. Nil only when OpenSSL cannot digest
     /// (the caller answers as for an unavailable store).
     package init?(_ namespace: StateNamespace, scope: String = "", value: some StringProtocol) {
+        var value = String(value)
+        let digested = value.withUTF8 { utf8 in
+            Self.digest(namespace, scope: scope, valueCount: utf8.count) { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(utf8))
+            }
+        }
+        guard let digested else { return nil }
         self.namespace = namespace
-        var input = Array(namespace.rawValue.utf8)
-        input.append(0)
-        input.append(contentsOf: scope.utf8)
-        input.append(0)
-        input.append(contentsOf: value.utf8)
-        guard let digest = SHA256.digest(input) else { return nil }
-        self.digest = digest
+        self.words = digested
     }
 
-    /// The digest is SHA-256, already uniform: its first eight bytes (and the namespace)
-    /// are hash enough for a table, where hashing all 32 bytes cost a hasher round each.
-    /// Equality still compares the whole digest.
+    /// The key for a token this service sealed and has just opened, named by the parts its
+    /// tag authenticated (`SealIdentity`) rather than by its whole text: as unique (a GCM
+    /// tag under one of our keys cannot be forged and no two seals share a nonce), and a
+    /// few dozen bytes to digest instead of a few hundred. A `0xFF` byte, which UTF-8 text
+    /// never holds, comes first, so no text value's key can equal such a key.
+    package init?(_ namespace: StateNamespace, scope: String = "", seal identity: SealIdentity) {
+        let digested = Self.digest(namespace, scope: scope, valueCount: 1 + identity.byteCount) {
+            buffer in
+            buffer[0] = 0xFF
+            identity.write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...]))
+        }
+        guard let digested else { return nil }
+        self.namespace = namespace
+        self.words = digested
+    }
+
+    /// SHA-256 of `namespace | 0 | scope | 0 | value`, the value's `valueCount` bytes
+    /// written by `value`, in temporary memory (on the stack when small).
+    private static func digest(
+        _ namespace: StateNamespace, scope: String, valueCount: Int,
+        _ value: (UnsafeMutableRawBufferPointer) -> Void
+    ) -> Words? {
+        var scope = scope
+        return scope.withUTF8 { scope in
+            let prefixCount = namespace.rawValue.utf8.count + 1 + scope.count + 1
+            return withUnsafeTemporaryAllocation(
+                byteCount: prefixCount + valueCount + SHA256.byteCount, alignment: 8
+            ) { buffer -> Words? in
+                var offset = 0
+                for byte in namespace.rawValue.utf8 {
+                    buffer[offset] = byte
+                    offset += 1
+                }
+                buffer[offset] = 0
+                UnsafeMutableRawBufferPointer(rebasing: buffer[(offset + 1)...])
+                    .copyMemory(from: UnsafeRawBufferPointer(scope))
+                buffer[prefixCount - 1] = 0
+                let inputEnd = prefixCount + valueCount
+                value(UnsafeMutableRawBufferPointer(rebasing: buffer[prefixCount..<inputEnd]))
+                let output = UnsafeMutableRawBufferPointer(rebasing: buffer[inputEnd...])
+                guard
+                    SHA256.digest(
+                        UnsafeRawBufferPointer(rebasing: buffer[..<inputEnd]), into: output)
+                else { return nil }
+                func word(_ index: Int) -> UInt64 {
+                    UInt64(
+                        bigEndian: output.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self))
+                }
+                return Words(first: word(0), second: word(1), third: word(2), fourth: word(3))
+            }
+        }
+    }
+
+    /// The SHA-256 of the namespace's scope and the value, 32 bytes.
+    package var digest: [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { buffer, initialized in
+            writeDigest(into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = SHA256.byteCount
+        }
+    }
+
+    /// Writes the digest into the first 32 bytes of `buffer` (at least that long).
+    package func writeDigest(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= SHA256.byteCount)
+        buffer.storeBytes(of: words.first.bigEndian, toByteOffset: 0, as: UInt64.self)
+        buffer.storeBytes(of: words.second.bigEndian, toByteOffset: 8, as: UInt64.self)
+        buffer.storeBytes(of: words.third.bigEndian, toByteOffset: 16, as: UInt64.self)
+        buffer.storeBytes(of: words.fourth.bigEndian, toByteOffset: 24, as: UInt64.self)
+    }
+
+    /// The digest's first eight bytes, big-endian: a shard's pick (`ShardedTable`).
+    package var digestPrefix: UInt64 { words.first }
+
+    /// The digest is SHA-256, already uniform: its first eight bytes are hash enough for a
+    /// table (the namespace is part of what was digested, so it adds nothing, and hashing
+    /// its raw text cost more than the rest). Equality still compares the namespace and
+    /// the whole digest.
     package func hash(into hasher: inout Hasher) {
-        var prefix: UInt64 = 0
-        for byte in digest.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
-        hasher.combine(prefix)
-        hasher.combine(namespace)
+        hasher.combine(words.first)
     }
 
     /// `ts:<ns>:<64 hex digits>`: the store's key.

@@ -1,0 +1,44 @@
+import Sealing
+import Testing
+
+@testable import TokenSwap
+
+/// The state store's keys (CONTRACT §12): digests of what they stand for, written
+/// `ts:<ns>:<hex>`, a sealed token named by its text or by its `SealIdentity`.
+@Suite struct StateKeyTests {
+    static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
+
+    /// The digest of a text value is SHA-256 of `ns | 0 | scope | 0 | value`, as before
+    /// the digest was held inline: keys in a shared store keep their names.
+    @Test func aTextKeyIsTheDigestOfItsNamespaceScopeAndValue() throws {
+        let key = try #require(StateKey(.rateLimit, scope: "refresh", value: "192.0.2.1"))
+        let expected = try #require(SHA256.digest(Array("l\0refresh\0192.0.2.1".utf8)))
+        #expect(key.digest == expected)
+        #expect(key.description == "ts:l:" + Self.hex(expected))
+        #expect(key.digestPrefix == expected.prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
+        #expect(key == StateKey(.rateLimit, scope: "refresh", value: "192.0.2.1"[...]))
+        #expect(key != StateKey(.rateLimit, scope: "refresh", value: "192.0.2.2"))
+        #expect(key != StateKey(.rateLimit, scope: "other", value: "192.0.2.1"))
+        #expect(key != StateKey(.devicePoll, scope: "refresh", value: "192.0.2.1"))
+    }
+
+    /// A sealed token's key by its identity: SHA-256 of `ns | 0 | scope | 0 | 0xFF |
+    /// identity`, which no text value's key can equal (UTF-8 never holds 0xFF).
+    @Test func aSealedTokensKeyIsTheDigestOfItsIdentity() throws {
+        let ring = try KeyRing(parsing: "k1:" + String(repeating: "A", count: 43))
+        let context = SealingContext(provider: "spotify", clientID: "client-1")
+        let sealed = try ring.seal("raw", context: context)
+        let identity = try #require(try ring.open(sealed, context: context).sealIdentity)
+        let key = try #require(StateKey(.refresh, scope: "spotify", seal: identity))
+        let expected = try #require(
+            SHA256.digest(Array("r\0spotify\0".utf8) + [0xFF] + identity.bytes))
+        #expect(key.digest == expected)
+        #expect(key.description == "ts:r:" + Self.hex(expected))
+        #expect(key == StateKey(.refresh, scope: "spotify", seal: identity))
+        #expect(key != StateKey(.refresh, scope: "other", seal: identity))
+        #expect(key != StateKey(.refresh, scope: "spotify", value: sealed))
+        let again = try ring.seal("raw", context: context)
+        let another = try #require(try ring.open(again, context: context).sealIdentity)
+        #expect(key != StateKey(.refresh, scope: "spotify", seal: another))
+    }
+}
