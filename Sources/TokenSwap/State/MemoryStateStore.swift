@@ -18,7 +18,7 @@ package final class MemoryStateStore: StateStore {
     let proofIDs: ShardedTable<Bool>
     let records: ShardedTable<Bool>
     let generations: ShardedTable<UInt64>
-    /// Rate-limit buckets, one `BucketTable` per limit (`MemoryStateStore+Limits`).
+    /// Rate-limit buckets, one `BucketTable` per limit (below).
     let bucketTables = Mutex<[BucketTableKey: BucketTable]>([:])
     let bucketCapacity: Int
     let shardCount: Int
@@ -116,5 +116,124 @@ extension MemoryStateStore {
             return {}
         }
         return { counter.increment() }
+    }
+}
+
+/// Seen-once records (DPoP proof ids, CONTRACT §13; revoked families, §14) and the newest
+/// generation of each family (§14), bounded like the replay table: at the cap the oldest
+/// record goes first. In one copy's memory these end with the process, as the docs say.
+extension MemoryStateStore {
+    package func insertIfAbsent(
+        _ key: StateKey, keepFor: Duration,
+        completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
+    ) {
+        let now = clock()
+        let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+        let recorded = seenTable(key).withShard(of: key) { table in
+            guard table.value(for: key, now: now) == nil else { return false }
+            _ = table.insert(true, for: key, expiresAt: expiresAt, now: now)
+            return true
+        }
+        completion(.success(recorded))
+    }
+
+    package func contains(
+        _ key: StateKey, completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
+    ) {
+        let now = clock()
+        let found = seenTable(key).withShard(of: key) { $0.value(for: key, now: now) != nil }
+        completion(.success(found))
+    }
+
+    package func raiseGeneration(
+        _ key: StateKey, to generation: UInt64, keepFor: Duration,
+        completion: @escaping @Sendable (Result<UInt64, StateStoreError>) -> Void
+    ) {
+        let now = clock()
+        let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+        let before = generations.withShard(of: key) { table in
+            let newest = table.value(for: key, now: now) ?? 0
+            if generation > newest {
+                _ = table.insert(generation, for: key, expiresAt: expiresAt, now: now)
+            }
+            return newest
+        }
+        completion(.success(before))
+    }
+
+    /// Proof ids apart from every other record: a flood of fresh proofs cannot evict a
+    /// revoked family.
+    private func seenTable(_ key: StateKey) -> ShardedTable<Bool> {
+        key.namespace == .proofID ? proofIDs : records
+    }
+}
+
+/// The rate limits and device polls of one copy: today's `BucketTable` and
+/// `DevicePollSchedule`, keyed by `StateKey` (CONTRACT §12: per copy unless a shared store
+/// is set), so their behaviour is the one the service had before the state interface.
+extension MemoryStateStore {
+    /// One bucket table per limit: the rate and burst a caller names (a closed set, from
+    /// the configuration).
+    struct BucketTableKey: Hashable, Sendable {
+        let ratePerSecondBits: UInt64
+        let burst: Int
+
+        init(_ limit: BucketLimit) {
+            ratePerSecondBits = limit.ratePerSecond.bitPattern
+            burst = limit.burst
+        }
+    }
+
+    package func take(
+        _ key: StateKey, limit: BucketLimit,
+        completion: @escaping @Sendable (Result<RateDecision, StateStoreError>) -> Void
+    ) {
+        completion(.success(bucketTable(for: limit).take(key.description, now: clock())))
+    }
+
+    package func giveBack(
+        _ key: StateKey, limit: BucketLimit,
+        completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
+    ) {
+        bucketTable(for: limit).giveBack(key.description)
+        completion(.success(()))
+    }
+
+    package func poll(
+        _ key: StateKey, initialInterval: Int, lifetime: Duration,
+        completion:
+            @escaping @Sendable (Result<DevicePollSchedule.Decision, StateStoreError>)
+            -> Void
+    ) {
+        let decision = pollSchedule.poll(
+            key.description, initialInterval: initialInterval, lifetime: lifetime, now: clock())
+        completion(.success(decision))
+    }
+
+    package func providerAskedToSlowDown(
+        _ key: StateKey, completion: @escaping @Sendable (Result<Int?, StateStoreError>) -> Void
+    ) {
+        completion(.success(pollSchedule.providerAskedToSlowDown(key.description)))
+    }
+
+    package func finishPolling(
+        _ key: StateKey, completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
+    ) {
+        pollSchedule.finish(key.description)
+        completion(.success(()))
+    }
+
+    /// The table of `limit`, made on its first use.
+    private func bucketTable(for limit: BucketLimit) -> BucketTable {
+        let tableKey = BucketTableKey(limit)
+        let (capacity, shardCount) = (bucketCapacity, shardCount)
+        return bucketTables.withLock { tables in
+            if let table = tables[tableKey] { return table }
+            let table = BucketTable(
+                ratePerSecond: limit.ratePerSecond, burst: limit.burst, capacity: capacity,
+                shardCount: shardCount)
+            tables[tableKey] = table
+            return table
+        }
     }
 }
