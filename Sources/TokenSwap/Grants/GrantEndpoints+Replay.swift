@@ -79,26 +79,44 @@ extension GrantEndpoints {
         replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
-        switch decide(claim, key: key, provider: provider, reason: .window) {
+        proceed(
+            decide(claim, key: key, provider: provider, reason: .window), key: key,
+            provider: provider, refusals: refusals, call: call, replayed: replayed,
+            completion: completion
+        ) { [self] in
+            state.awaitAnswer(
+                key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
+            ) { [self] claim in
+                proceed(
+                    decide(claim, key: key, provider: provider, reason: .inFlight), key: key,
+                    provider: provider, refusals: refusals, call: call, replayed: replayed,
+                    completion: completion
+                ) { completion(.failure(.upstreamTimeout)) }
+            }
+        }
+    }
+
+    /// Does what `step` says: calls the provider, answers with what was kept or shared, or,
+    /// when the call is still in flight, `inFlight` (wait for it once; after the wait, give
+    /// up with a retryable failure).
+    private func proceed(
+        _ step: ReplayStep, key: StateKey, provider: Provider, refusals: Bool,
+        call:
+            @escaping @Sendable (
+                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+            ) -> Void,
+        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
+        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
+        inFlight: () -> Void
+    ) {
+        switch step {
         case .call:
             calling(call, key: key, provider: provider, refusals: refusals, completion)
         case .answer(let result):
             replayed(result)
             completion(result)
         case .wait:
-            state.awaitAnswer(
-                key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
-            ) { [self] claim in
-                switch decide(claim, key: key, provider: provider, reason: .inFlight) {
-                case .call:
-                    calling(call, key: key, provider: provider, refusals: refusals, completion)
-                case .answer(let result):
-                    replayed(result)
-                    completion(result)
-                case .wait:
-                    completion(.failure(.upstreamTimeout))
-                }
-            }
+            inFlight()
         }
     }
 

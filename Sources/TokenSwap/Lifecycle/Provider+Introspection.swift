@@ -152,14 +152,8 @@ extension Provider {
             let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
             hour < 24, minute < 60, second < 61
         else { return nil }
-        // Days from the civil date (Howard Hinnant's algorithm): no calendar API needed.
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second
+        return HTTPDate.unixSeconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }
 

@@ -102,13 +102,23 @@ enum HTTPDate {
             let second = number(parts[2]), hour < 24, minute < 60, second < 61,
             (1...31).contains(day), year >= 1900
         else { return nil }
-        // Days from the civil date (Howard Hinnant's algorithm): no calendar API needed.
+        return Int64(
+            unixSeconds(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+    }
+
+    /// Seconds since 1970 of a civil date and time in UTC, already checked to be in range
+    /// (HTTP dates here, RFC 3339 times in `Provider+Introspection`). Days from the civil
+    /// date by Howard Hinnant's algorithm: no calendar API needed.
+    static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+        -> Int
+    {
         let y = month <= 2 ? year - 1 : year
         let era = y / 400
         let yearOfEra = y - era * 400
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = Int64(era * 146_097 + dayOfEra - 719_468)
-        return days * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3_600 + minute * 60 + second
     }
 }
