@@ -1,5 +1,5 @@
-import TLS
 import HTTPCore
+import TLS
 import Transport
 
 extension HTTPClient {
@@ -10,10 +10,15 @@ extension HTTPClient {
         async throws(HTTPClientError) -> UpstreamConnection
     {
         let origin = pool.origin
-        let addresses = try await resolver.resolve(
+        let resolved = await resolver.resolve(
             host: origin.host, port: origin.port,
             deadline: Deadline.after(seconds: configuration.connectTimeoutSeconds)
                 .earlier(deadline))
+        let addresses: [SocketAddress]
+        switch resolved {
+        case .success(let found): addresses = found
+        case .failure(let failure): throw HTTPClientError(failure)
+        }
         var failure = HTTPClientError.unreachable(reason: "no address for the host")
         var connected: SocketChannel?
         for address in addresses {

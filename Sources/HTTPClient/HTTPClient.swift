@@ -38,7 +38,9 @@ package final class HTTPClient: Sendable {
         } catch {
             throw .tls(error)
         }
-        self.resolver = NameResolver(cacheSeconds: configuration.dnsCacheSeconds)
+        self.resolver = NameResolver(
+            label: "tokenswap.client.resolver", cacheSeconds: configuration.dnsCacheSeconds,
+            failureCacheSeconds: 5)
         self.limits = configuration.responseLimits
         BrokenPipe.ignore()
     }

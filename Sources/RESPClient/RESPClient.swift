@@ -46,8 +46,12 @@ public final class RESPClient: Sendable {
                 throw .tls(error)
             }
         }
+        // Failures are not kept: a reconnect after a DNS outage asks again, and opens are
+        // few (one at a time per loop while no connection is up).
+        let resolver = NameResolver(
+            label: "tokenswap.store.resolver", cacheSeconds: 30, failureCacheSeconds: 0)
         let settings = RESPConnectionSettings(
-            endpoint: endpoint, tlsContext: tlsContext, resolver: RESPNameResolver(),
+            endpoint: endpoint, tlsContext: tlsContext, resolver: resolver,
             limits: limits, timeoutSeconds: timeoutSeconds,
             maxConnectionsPerLoop: self.maxConnectionsPerLoop,
             maxInFlightPerConnection: 256, maxWaitersPerLoop: 1024)

@@ -78,7 +78,7 @@ final class RESPConnectionPool: @unchecked Sendable {
                 switch result {
                 case .success(let addresses):
                     connect(addresses[...], deadline: deadline, failure: nil)
-                case .failure(let error): openFailed(error)
+                case .failure(let failure): openFailed(RESPError(failure))
                 }
             }
         }

@@ -1,11 +1,12 @@
 import TLS
+import Transport
 
 /// What every pool of one client shares: where the store is, how to log in, the TLS
 /// context (nil for `redis://`), the name resolver, the bounds and the deadlines.
 struct RESPConnectionSettings: Sendable {
     let endpoint: RESPEndpoint
     let tlsContext: TLSClientContext?
-    let resolver: RESPNameResolver
+    let resolver: NameResolver
     let limits: RESPLimits
     /// The client's per-command timeout, also the budget of one connection attempt
     /// (resolve, connect, TLS, AUTH, SELECT).

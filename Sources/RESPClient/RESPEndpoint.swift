@@ -1,3 +1,5 @@
+import Transport
+
 /// Where the shared store is and how to log in (CONTRACT §12, `TOKENSWAP_STATE_URL`):
 /// `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS (always
 /// verified). IPv6 literals in brackets; port 6379 by default; database 0 by default.
@@ -74,7 +76,12 @@ public struct RESPEndpoint: Sendable, Equatable, CustomStringConvertible,
         }
         username = user
         password = urlPassword ?? separatePassword.map { Array($0.utf8) }
-        (host, port) = try Self.splitAuthority(authority)
+        do throws(URLAuthority.Invalid) {
+            let split = try URLAuthority.split(authority)
+            (host, port) = (split.host, split.port ?? Self.defaultPort)
+        } catch {
+            throw .invalidURL(reason: error.reason)
+        }
         database = try Self.database(path)
     }
 
@@ -121,43 +128,6 @@ public struct RESPEndpoint: Sendable, Equatable, CustomStringConvertible,
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
         }
-    }
-
-    private static func splitAuthority(_ authority: Substring) throws(RESPError) -> (
-        String, UInt16
-    ) {
-        var hostPart = authority
-        var portPart: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
-                throw .invalidURL(reason: "unterminated IPv6 literal")
-            }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .invalidURL(reason: "bad authority") }
-                portPart = after.dropFirst()
-            }
-            guard hostPart.contains(":") else { throw .invalidURL(reason: "bad IPv6 literal") }
-        } else if let colon = authority.lastIndex(of: ":") {
-            hostPart = authority[..<colon]
-            portPart = authority[authority.index(after: colon)...]
-        }
-        guard !hostPart.isEmpty else { throw .invalidURL(reason: "missing host") }
-        guard
-            hostPart.utf8.allSatisfy({
-                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "[")
-                    && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: "%")
-            })
-        else { throw .invalidURL(reason: "bad host") }
-        guard let portText = portPart, !portText.isEmpty else {
-            return (hostPart.lowercased(), defaultPort)
-        }
-        // Digits only, by hand: Int("+80") would be accepted.
-        guard let port = decimal(portText, max: 65535), port >= 1 else {
-            throw .invalidURL(reason: "bad port")
-        }
-        return (hostPart.lowercased(), UInt16(port))
     }
 
     /// "" or "/" is database 0; "/N" is N.

@@ -26,6 +26,9 @@ import Testing
     @Test(arguments: [
         "ftp://host/", "https://", "https://user:pw@host/", "http://host:+80/", "http://host:0/",
         "http://host:65536/", "http://[::1/", "http://host/a b", "http://ho st/", "host/path",
+        // The authority rule shared with the store's URL (Transport's URLAuthority): no
+        // brackets but around an IPv6 literal, no percent-encoding or zone in a host.
+        "http://[host]/", "http://a%41/", "http://[fe80::1%25eth0]/", "http://a[b/",
     ])
     func refuses(text: String) {
         #expect(throws: HTTPClientError.self) { try UpstreamURL(text) }
