@@ -72,58 +72,34 @@ final class UpstreamConnection: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Reads at most this many times per readable event, so one flooding server cannot
-    /// hold the loop; the level-triggered read source fires again for the rest.
+    /// Reads at most this many times per readable event (`SocketChannel.receiveAvailable`).
     private static let receivesPerEvent = 8
     private static let receiveBytes = 64 * 1024
 
     func readAvailable() -> Intake {
-        var socket = Intake.open
-        var receives = 0
-        reading: while receives < Self.receivesPerEvent {
-            receives += 1
-            let result =
-                tls == nil
-                ? channel.receive(into: &plaintext, maxBytes: Self.receiveBytes)
-                : channel.receive(into: &ciphertext, maxBytes: Self.receiveBytes)
-            switch result {
-            // A short read drained the socket: skip the recv that would only say EAGAIN.
-            case .received(let count) where count < Self.receiveBytes: break reading
-            case .received: continue
-            case .wouldBlock: break reading
-            case .endOfFile:
-                socket = .endOfStream
-                break reading
-            case .failed(let code):
-                socket = .failed(Self.errnoName(code))
-                break reading
-            }
+        let received: ReceiveEnd
+        if tls == nil {
+            received = channel.receiveAvailable(
+                into: &plaintext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
+        } else {
+            received = channel.receiveAvailable(
+                into: &ciphertext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
+        }
+        let socket: Intake
+        switch received {
+        case .open: socket = .open
+        case .endOfFile: socket = .endOfStream
+        case .failed(let code): socket = .failed(Self.errnoName(code))
         }
         guard let tls else { return socket }
-        if !ciphertext.isEmpty {
-            ciphertext.withUnsafeBytes { tls.receiveCiphertext($0) }
-            ciphertext.removeAll(keepingCapacity: true)
-        }
-        guard tls.handshakeComplete else { return socket }
-        let decrypted = decrypt(tls)
-        if case .open = decrypted { return socket }
-        return decrypted
-    }
-
-    /// Moves every decrypted byte into `plaintext` (`TLSEngine.drainPlaintext`).
-    private func decrypt(_ tls: TLSEngine) -> Intake {
-        if decryptScratch.isEmpty { decryptScratch = [UInt8](repeating: 0, count: 16 * 1024) }
-        let end: TLSEngine.DrainEnd
-        do {
-            end = try decryptScratch.withUnsafeMutableBytes { raw throws(TLSRecordError) in
-                try tls.drainPlaintext(into: &plaintext, scratch: raw)
+        // Every decrypted byte into `plaintext` (`TLSEngine.drainPlaintext`).
+        do throws(TLSRecordError) {
+            switch try tls.absorb(&ciphertext, into: &plaintext, scratch: &decryptScratch) {
+            case nil, .needsMoreInput?: return socket
+            case .closed?: return .endOfStream
             }
         } catch {
             return .failed("\(error)")
-        }
-        switch end {
-        case .needsMoreInput: return .open
-        case .closed: return .endOfStream
         }
     }
 

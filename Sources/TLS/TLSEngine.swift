@@ -224,6 +224,26 @@ package final class TLSEngine {
         }
     }
 
+    /// What a client connection does with the bytes it read: hands `ciphertext` to the
+    /// engine (leaving it empty) and, once the handshake is complete, drains the plaintext
+    /// into `plaintext` through `scratch` (made, 16 KiB, on first use). Nil while the
+    /// handshake runs (the caller's handshake step reads the records).
+    package func absorb(
+        _ ciphertext: inout [UInt8], into plaintext: inout [UInt8], scratch: inout [UInt8]
+    ) throws(TLSRecordError) -> DrainEnd? {
+        if !ciphertext.isEmpty {
+            ciphertext.withUnsafeBytes { receiveCiphertext($0) }
+            ciphertext.removeAll(keepingCapacity: true)
+        }
+        guard handshakeComplete else { return nil }
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: 16 * 1024) }
+        let drained = scratch.withUnsafeMutableBytes { raw in
+            Result { () throws(TLSRecordError) in try drainPlaintext(into: &plaintext, scratch: raw)
+            }
+        }
+        return try drained.get()
+    }
+
     /// The session to resume on the next connection to this origin, when the server
     /// issued one (TLS 1.3 tickets arrive after the handshake, so ask after a read).
     package func resumableSession() -> TLSSession? {

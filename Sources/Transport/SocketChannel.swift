@@ -129,6 +129,25 @@ package final class SocketChannel: @unchecked Sendable {
     }
 
     /// One `recv` into `destination`: what arrived, or how the read ended.
+    /// Appends to `buffer` what the socket holds now, `maxBytes` per read and at most
+    /// `reads` reads, so one flooding peer cannot hold the loop (the level-triggered read
+    /// source fires again for the rest). A short read drained the socket: the recv that
+    /// would only say `EAGAIN` is skipped.
+    package func receiveAvailable(into buffer: inout [UInt8], maxBytes: Int, reads: Int)
+        -> ReceiveEnd
+    {
+        for _ in 0..<max(0, reads) {
+            switch receive(into: &buffer, maxBytes: maxBytes) {
+            case .received(let count) where count < maxBytes: return .open
+            case .received: continue
+            case .wouldBlock: return .open
+            case .endOfFile: return .endOfFile
+            case .failed(let code): return .failed(errno: code)
+            }
+        }
+        return .open
+    }
+
     private func receiveOnce(into destination: UnsafeMutableRawBufferPointer) -> ReceiveResult {
         while true {
             let count = recv(fd, destination.baseAddress, destination.count, 0)

@@ -43,8 +43,7 @@ extension GrantEndpoints {
     /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
     /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
     /// (a legacy token gives back its failure allowance on a replayed success).
-    /// By callback: the memory store is claimed by a plain call (`memoryState`), so a plain
-    /// refresh stays a plain call.
+    /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
     func replaying(
         _ key: StateKey?, provider: Provider, refusals: Bool = true,
         call:
@@ -55,17 +54,11 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
-        guard let memoryState else {
-            return state.claim(key, inFlightFor: inFlightFor) { [self] claim in
-                claimed(
-                    claim, key: key, provider: provider, refusals: refusals, call: call,
-                    replayed: replayed, completion: completion)
-            }
+        state.claim(key, inFlightFor: inFlightFor) { [self] claim in
+            claimed(
+                claim, key: key, provider: provider, refusals: refusals, call: call,
+                replayed: replayed, completion: completion)
         }
-        claimed(
-            .success(memoryState.claim(key, inFlightFor: inFlightFor)), key: key,
-            provider: provider, refusals: refusals, call: call, replayed: replayed,
-            completion: completion)
     }
 
     /// What `replaying` does once its claim is answered.

@@ -29,9 +29,6 @@ public final class GrantEndpoints: Sendable {
     /// The state that outlives a request (CONTRACT §12): the replay window and single
     /// flight of refreshes (`GrantEndpoints+Replay`).
     let state: any StateStore
-    /// `state` when it is the memory store (the default, one copy): a refresh claims there
-    /// by a plain call, without a callback to allocate (`replaying`).
-    let memoryState: MemoryStateStore?
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
     /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
@@ -68,7 +65,6 @@ public final class GrantEndpoints: Sendable {
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
-        self.memoryState = state as? MemoryStateStore
         self.families = families
         self.unixClock = unixClock
     }

@@ -79,8 +79,7 @@ extension MemoryStateStore {
         completion(.success(claim(key, inFlightFor: inFlightFor)))
     }
 
-    /// `claim`, answered by its return value: memory never fails, and a caller that knows
-    /// it holds this store (`GrantEndpoints.replaying`) needs no callback.
+    /// `claim`, answered by its return value (memory never fails).
     package func claim(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
         var evicted: [(key: StateKey, value: ReplayEntry)] = []
