@@ -41,7 +41,10 @@ public enum Hex {
         return bytes
     }
 
-    /// Lowercase hex of `bytes`, two digits each.
+    /// Lowercase hex of `bytes`, two digits each. Inlinable, so a caller in another module
+    /// gets a copy specialised to its sequence: unspecialised, each byte read through the
+    /// generic witness cost an allocation (a family id's key on every refresh).
+    @inlinable
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)
