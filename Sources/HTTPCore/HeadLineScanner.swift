@@ -7,7 +7,8 @@
 #endif
 
 /// Finds the lines of a message head, one call at a time: the scan resumes where the
-/// previous call stopped, so a client that sends one byte per packet costs O(n), not O(n²). Offsets are relative to the head's first byte.
+/// previous call stopped, so a client that sends one byte per packet costs O(n), not
+/// O(n²). Offsets are relative to the head's first byte.
 struct HeadLineScanner: Sendable, Hashable {
     /// Where the line being scanned begins.
     private(set) var lineStart = 0
