@@ -12,21 +12,23 @@
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
 #include <openssl/obj_mac.h>
+#include <openssl/sha.h>
 
 #include "COpenSSL+ES256.h"
 
 enum { coordinate_bytes = 32, digest_bytes = 32 };
 
-// P-256 and SHA-256, made once and only read afterwards (EC_KEY_set_group copies the
-// group; on OpenSSL 3 `EVP_sha256()` would be fetched from the provider on every digest).
+// P-256, made once and only read afterwards (EC_KEY_set_group copies the group), and the
+// key of each thread's signature value (below).
 static EC_GROUP *p256;
-static EVP_MD *sha256;
+static pthread_key_t signature_key;
+static int signature_key_made;
 static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
+static void free_signature_value(void *value) { ECDSA_SIG_free(value); }
 static void make_p256(void) {
     p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
-    sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    signature_key_made = pthread_key_create(&signature_key, free_signature_value) == 0;
 }
 
 static const EC_GROUP *p256_group(void) {
@@ -78,33 +80,47 @@ void tokenswap_p256_key_free(tokenswap_p256_key *key) {
 }
 
 // JWS's fixed r‖s (RFC 7518 §3.4) as OpenSSL's signature value; r and s out of range
-// are refused by ECDSA_do_verify.
+// are refused by ECDSA_do_verify. Each thread keeps one value and writes every signature
+// into its two numbers (BN_bin2bn into an existing BIGNUM reuses its words), so a check
+// allocates no ECDSA_SIG and no BIGNUM; the value is freed when its thread ends.
 static ECDSA_SIG *signature_value(const unsigned char *signature) {
-    ECDSA_SIG *value = ECDSA_SIG_new();
-    BIGNUM *r = BN_bin2bn(signature, coordinate_bytes, NULL);
-    BIGNUM *s = BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, NULL);
-    if (value == NULL || r == NULL || s == NULL || ECDSA_SIG_set0(value, r, s) != 1) {
-        BN_free(r);
-        BN_free(s);
-        ECDSA_SIG_free(value);
-        return NULL;
+    if (!signature_key_made) return NULL;
+    ECDSA_SIG *value = pthread_getspecific(signature_key);
+    if (value == NULL) {
+        value = ECDSA_SIG_new();
+        BIGNUM *r = BN_new();
+        BIGNUM *s = BN_new();
+        if (value == NULL || r == NULL || s == NULL || ECDSA_SIG_set0(value, r, s) != 1) {
+            BN_free(r);
+            BN_free(s);
+            ECDSA_SIG_free(value);
+            return NULL;
+        }
+        if (pthread_setspecific(signature_key, value) != 0) {
+            ECDSA_SIG_free(value);
+            return NULL;
+        }
     }
+    BIGNUM *r = (BIGNUM *)ECDSA_SIG_get0_r(value);
+    BIGNUM *s = (BIGNUM *)ECDSA_SIG_get0_s(value);
+    if (BN_bin2bn(signature, coordinate_bytes, r) == NULL
+        || BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, s) == NULL)
+        return NULL;
     return value;
 }
 
 int tokenswap_es256_verify(
     const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
     const unsigned char *signature) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int digest_length = 0;
+    unsigned char digest[digest_bytes];
+    SHA256_CTX context;
     ECDSA_SIG *value = key != NULL && p256_group() != NULL ? signature_value(signature) : NULL;
-    int valid = value != NULL
-        && EVP_Digest(
-            message, message_length, digest, &digest_length,
-            sha256 != NULL ? sha256 : EVP_sha256(), NULL) == 1
-        && digest_length == digest_bytes
-        && ECDSA_do_verify(digest, (int)digest_length, value, (EC_KEY *)key) == 1;
-    ECDSA_SIG_free(value);
+    // SHA-256 by the low-level calls, as sha256.c does: EVP_Digest would allocate and set
+    // up a digest context for every proof.
+    int valid = value != NULL && SHA256_Init(&context) == 1
+        && SHA256_Update(&context, message, message_length) == 1
+        && SHA256_Final(digest, &context) == 1
+        && ECDSA_do_verify(digest, digest_bytes, value, (EC_KEY *)key) == 1;
     // A refused signature leaves entries on this thread's queue; TLS on the same thread
     // reads that queue for its own failures (TLSErrorQueue), so none may linger.
     ERR_clear_error();

@@ -57,6 +57,41 @@ import Testing
         #expect(ERR_peek_error() == 0)
     }
 
+    /// Each thread writes every signature into one kept signature value: a refused
+    /// signature leaves nothing behind for the next, and threads do not share it.
+    @Test func signaturesCheckedInTurnAndOnManyThreadsKeepTheirVerdicts() async {
+        var zeroS = Self.signature
+        for index in 32..<64 { zeroS[index] = 0 }
+        var flipped = Self.signature
+        flipped[40] ^= 0x01
+        let sequence: [([UInt8], Bool)] = [
+            (Self.signature, true), (flipped, false), (Self.signature, true), (zeroS, false),
+            (Self.signature, true), (Array(Self.signature.prefix(63)), false),
+            (Self.signature, true),
+        ]
+        for (signature, valid) in sequence {
+            #expect(key.verifies(signature: signature, of: Self.message) == valid)
+        }
+        let key = self.key
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<50 {
+                        let (signature, valid) = sequence[(task + round) % sequence.count]
+                        if key.verifies(signature: signature, of: Self.message) != valid {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+        #expect(ERR_peek_error() == 0)
+    }
+
     @Test func refusesPointsOffTheCurveAndWrongLengths() {
         var y = Self.y
         y[31] ^= 0x01

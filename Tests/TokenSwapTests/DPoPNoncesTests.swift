@@ -48,11 +48,19 @@ import Testing
     @Test func malformedNoncesAreRefused() throws {
         let now: Int64 = 1_767_225_600
         let nonce = try #require(issuing.current(now: now))
+        // The same MAC written with nonzero unused bits in its last character (not the
+        // canonical text) is refused like any other text.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let lastCharacter = try #require(nonce.last)
+        let last = try #require(alphabet.firstIndex(of: lastCharacter))
+        let nonCanonical = String(nonce.dropLast()) + String(alphabet[last | 1])
         for text in [
             "", "A", nonce + "A", String(nonce.dropLast()), nonce + "=", "!" + nonce.dropFirst(),
+            nonCanonical, nonce.lowercased() == nonce ? nonce.uppercased() : nonce.lowercased(),
         ] {
             #expect(!issuing.accepts(text, now: now))
         }
+        #expect(issuing.accepts(nonce, now: now))
         // A clock before 1970 is step 0, never a trap.
         let early = try #require(issuing.current(now: -5))
         #expect(issuing.accepts(early, now: 0))

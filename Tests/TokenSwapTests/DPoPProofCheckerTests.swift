@@ -172,6 +172,18 @@ import Transport
                             claims: DPoPProofMaker.claims(
                                 jti: String(repeating: "a", count: length))))))
         }
+        // Counted in characters (Unicode scalars), not bytes, whether or not the text is
+        // ASCII: 16 two-byte characters pass, 15 (30 bytes) do not.
+        for (jti, valid) in [
+            (String(repeating: "é", count: 16), true), (String(repeating: "é", count: 15), false),
+            (String(repeating: "😀", count: 64), true), (String(repeating: "é", count: 257), false),
+            (String(repeating: "a", count: 15) + "é", true),
+        ] {
+            let result = check(maker.proof(claims: DPoPProofMaker.claims(jti: jti)))
+            #expect(valid ? (try? result.get()) != nil : isInvalid(result))
+        }
+        #expect(DPoPProofChecker.characterCount("e\u{301}") == 2)
+        #expect(DPoPProofChecker.characterCount("abc") == 3)
         let numeric =
             #"{"jti":1234567890123456789,"htm":"POST","htu":"\#(DPoPProofMaker.htu)","iat":\#(Self.now)}"#
         #expect(isInvalid(check(maker.proof(claims: numeric))))

@@ -71,6 +71,25 @@ import Testing
                 == "https://tokens.example:8080/v1/spotify/refresh")
     }
 
+    /// Without trusted proxies no peer forwards anything; a `Host` with whitespace
+    /// around it (a field a handler built, not one the parser trimmed) names its host.
+    @Test func withoutTrustedProxiesTheConnectionAndHostStand() {
+        let origin = DPoPRequestOrigin(
+            publicURL: nil, trustedProxies: TrustedProxies([]), servesTLS: false)
+        let forwarded = Self.request(
+            peer: "10.1.2.3",
+            headers: [
+                ("Host", "tokens.example"), ("X-Forwarded-Proto", "https"),
+                ("X-Forwarded-Host", "victim.example"),
+            ])
+        #expect(
+            origin.target(of: forwarded)?.description == "http://tokens.example/v1/spotify/refresh")
+        let spaced = Self.request(headers: [("Host", " \ttokens.example ")])
+        #expect(
+            origin.target(of: spaced)?.description == "http://tokens.example/v1/spotify/refresh")
+        #expect(origin.target(of: Self.request(headers: [("Host", " ")])) == nil)
+    }
+
     @Test func noUsableHostMeansNoTarget() {
         #expect(Self.origin().target(of: Self.request(headers: [])) == nil)
         #expect(

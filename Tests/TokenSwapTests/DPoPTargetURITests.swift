@@ -20,6 +20,14 @@ import Testing
         ("https://example.com/%2E%2E/a", "https://example.com/a"),
         ("https://[::1]:8443/a?x#y", "https://[::1]:8443/a"),
         ("https://[::1]:443/", "https://[::1]/"),
+        // A host already in lower case with a written port is kept as it came, unless the
+        // port is the default or written with a leading zero.
+        ("http://example.com:8080/a", "http://example.com:8080/a"),
+        ("http://example.com:080/a", "http://example.com/a"),
+        ("http://example.com:0/a", "http://example.com:0/a"),
+        ("http://example.com:00/a", "http://example.com:0/a"),
+        ("https://example.com:8443/a.b/c", "https://example.com:8443/a.b/c"),
+        ("https://example.com/a%7E", "https://example.com/a~"),
     ])
     func normalises(_ pair: (String, String)) {
         #expect(DPoPTargetURI(pair.0)?.description == pair.1)
@@ -46,6 +54,23 @@ import Testing
         let made = DPoPTargetURI(scheme: "HTTP", authority: "LocalHost:8080", path: "/swap")
         #expect(made?.description == "http://localhost:8080/swap")
         #expect(made == DPoPTargetURI("http://localhost:8080/./swap"))
+    }
+
+    /// A proof's `htu` matches as text only when it is the normal form byte for byte; any
+    /// other spelling goes through the comparison of parsed forms.
+    @Test func spelledOnlyAsTheNormalForm() throws {
+        let target = try #require(
+            DPoPTargetURI(scheme: "https", authority: "tokens.example", path: "/v1/refresh"))
+        #expect(target.isSpelled("https://tokens.example/v1/refresh"))
+        for text in [
+            "https://Tokens.example/v1/refresh", "https://tokens.example:443/v1/refresh",
+            "https://tokens.example/v1/refresH", "http://tokens.example/v1/refresh",
+            "https://tokens.example/v1/refresh/", "https://tokens.example/v1/refres",
+            "https:/tokens.example//v1/refresh", "", "https://tokens.examplé/v1/refresh",
+        ] {
+            #expect(!target.isSpelled(text))
+        }
+        #expect(DPoPTargetURI("https://Tokens.example:443/v1/refresh") == target)
     }
 
     /// Normalising is idempotent: the normal form parses to itself.

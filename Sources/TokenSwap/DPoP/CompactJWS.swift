@@ -20,8 +20,9 @@ struct CompactJWS<Header: Sendable>: Sendable {
 
     let header: Header
     let payload: [JSONValue.Member]
-    /// The ASCII bytes `header.payload` that the signature covers (RFC 7515 §5.2).
-    let signingInput: [UInt8]
+    /// The ASCII bytes `header.payload` that the signature covers (RFC 7515 §5.2): a
+    /// slice of the text's one copy.
+    let signingInput: ArraySlice<UInt8>
     let signature: [UInt8]
 
     /// Splits and decodes `text`; `readHeader` gets the header's base64url text (not
@@ -58,7 +59,7 @@ struct CompactJWS<Header: Sendable>: Sendable {
             throw .invalid("signature is not base64url")
         }
         self.signature = signature
-        signingInput = Array(bytes[..<second])
+        signingInput = bytes[..<second]
     }
 }
 

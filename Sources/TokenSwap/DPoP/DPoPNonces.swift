@@ -38,19 +38,28 @@ struct DPoPNonces: Sendable {
 
     /// Whether `nonce` was issued by a copy with a key of this ring in the current step
     /// or the one before.
+    ///
+    /// Compared as text: a nonce is the canonical unpadded base64url of its MAC, and
+    /// `Base64URL` decodes nothing else, so the texts are equal exactly when the MACs are,
+    /// and the presented nonce needs no decoding.
     func accepts(_ nonce: String, now: Int64) -> Bool {
-        guard let presented = Base64URL.decode(Substring(nonce)),
-            presented.count == Self.macByteCount, let nonces = nonces(at: Self.step(now))
+        guard nonce.utf8.count == Self.textByteCount, let nonces = nonces(at: Self.step(now))
         else { return false }
-        var accepted = false
-        for expected in nonces.accepted {
-            accepted = Self.constantTimeEqual(expected, presented) || accepted
+        var nonce = nonce
+        return nonce.withUTF8 { presented in
+            var accepted = false
+            for expected in nonces.accepted {
+                accepted = Self.constantTimeEqual(expected, presented) || accepted
+            }
+            return accepted
         }
-        return accepted
     }
 
-    /// The nonces of one step: the one to send (the active key's) and every one accepted
-    /// (each key's, of this step and the one before).
+    /// A nonce's length as text.
+    private static let textByteCount = Base64URL.encodedLength(byteCount: macByteCount)
+
+    /// The nonces of one step: the one to send (the active key's) and the text of every
+    /// one accepted (each key's, of this step and the one before).
     private struct StepNonces: Sendable {
         let step: UInt64
         let current: String
@@ -67,7 +76,7 @@ struct DPoPNonces: Sendable {
         for key in keys {
             for candidate in step > 0 ? [step, step - 1] : [step] {
                 guard let mac = mac(key: key, step: candidate) else { return nil }
-                accepted.append(mac)
+                accepted.append(Array(Base64URL.encode(mac).utf8))
             }
         }
         guard let current = mac(key: keys[0], step: step).map(Base64URL.encode) else {
@@ -88,8 +97,10 @@ struct DPoPNonces: Sendable {
         return SHA256.hmac(key: key, message: message).map { Array($0.prefix(Self.macByteCount)) }
     }
 
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    private static func constantTimeEqual(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        var difference: UInt8 = 0
+        for index in 0..<a.count { difference |= a[index] ^ b[index] }
+        return difference == 0
     }
 }

@@ -1,6 +1,14 @@
 import Sealing
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The rules of a valid DPoP proof (RFC 9449 §4.3) exactly as CONTRACT §13 states them,
 /// as a pure function of the request's `DPoP` fields, method, target URI and the time;
 /// the `jti` replay check, which needs the state store, is `recordProofID` afterwards.
@@ -56,7 +64,7 @@ struct DPoPProofChecker: Sendable {
         let claims = jws.payload
 
         guard let jti = claims[member: "jti"]?.stringValue,
-            Self.jtiCharacterCounts.contains(jti.unicodeScalars.count)
+            Self.jtiCharacterCounts.contains(Self.characterCount(jti))
         else { throw .invalid("jti is not a string of 16 to 256 characters") }
         guard claims[member: "htm"]?.stringValue == method else {
             throw .invalid("htm is not the request method")
@@ -64,7 +72,7 @@ struct DPoPProofChecker: Sendable {
         // A client that sends the normal form (most do) matches it as text; the normal
         // form parses back to itself, so this answers as the comparison below would.
         guard let htu = claims[member: "htu"]?.stringValue,
-            htu == target.description || DPoPTargetURI(htu) == target
+            target.isSpelled(htu) || DPoPTargetURI(htu) == target
         else {
             throw .invalid("htu is not the request URI")
         }
@@ -103,12 +111,22 @@ struct DPoPProofChecker: Sendable {
         static let capacity = 1024
         private let keys = Mutex<[EncodedHeader: HeaderKey]>([:])
 
-        /// The header's text as the table's key, hashed as one run of bytes.
+        /// The header's text as the table's key, hashed and compared as one run of bytes.
         private struct EncodedHeader: Hashable {
             let text: ArraySlice<UInt8>
 
             func hash(into hasher: inout Hasher) {
                 text.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
+
+            static func == (lhs: Self, rhs: Self) -> Bool {
+                lhs.text.withUnsafeBytes { a in
+                    rhs.text.withUnsafeBytes { b in
+                        guard a.count == b.count else { return false }
+                        guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                        return memcmp(a, b, lhs.text.count) == 0
+                    }
+                }
             }
         }
 
@@ -156,6 +174,13 @@ struct DPoPProofChecker: Sendable {
             let key = P256PublicKey(x: x, y: y)
         else { throw .invalid("jwk is not a point on P-256") }
         return key
+    }
+
+    /// The text's Unicode scalars, counted as bytes when it is ASCII (a UUID, as most
+    /// clients send): the same number, without decoding the scalars.
+    static func characterCount(_ text: String) -> Int {
+        let isASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } }
+        return isASCII == true ? text.utf8.count : text.unicodeScalars.count
     }
 
     /// A NumericDate (RFC 7519 §2): whole seconds, a fraction dropped; nil for an exponent

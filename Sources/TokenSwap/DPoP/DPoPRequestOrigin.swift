@@ -34,8 +34,9 @@ struct DPoPRequestOrigin: Sendable {
         }
         var scheme = servesTLS ? "https" : "http"
         var host = Self.single(request.headers.values("Host"))
-        if let peer = request.remoteAddress, let address = AddressPrefix.parseAddress(peer),
-            trustedProxies.trusts(address)
+        // Without trusted proxies no peer is one: its address is not even parsed.
+        if !trustedProxies.prefixes.isEmpty, let peer = request.remoteAddress,
+            let address = AddressPrefix.parseAddress(peer), trustedProxies.trusts(address)
         {
             // Each forwarded field stands on its own: a proxy that terminates TLS may
             // pass the Host on unchanged and send only the scheme.
@@ -54,6 +55,14 @@ struct DPoPRequestOrigin: Sendable {
     /// single origin.
     private static func single(_ values: [String]) -> String? {
         guard values.count == 1, !values[0].utf8.contains(UInt8(ascii: ",")) else { return nil }
+        // A value that starts and ends with a visible ASCII byte has no whitespace to trim
+        // (the parser strips a field's own), so it is kept as it is.
+        let visible: ClosedRange<UInt8> = 0x21...0x7E
+        if let first = values[0].utf8.first, let last = values[0].utf8.last,
+            visible.contains(first), visible.contains(last)
+        {
+            return values[0]
+        }
         let value = values[0].trimmingWhitespace()
         return value.isEmpty ? nil : value
     }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The `htu` comparison of RFC 9449 §4.3 (CONTRACT §13): an absolute `http` or `https`
 /// URI without query and fragment, normalised per RFC 3986 §6.2.2 (case of scheme and
 /// host, upper-case percent-encodings, unreserved characters decoded, dot segments
@@ -12,6 +20,36 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     let path: String
 
     var description: String { "\(scheme)://\(authority)\(path)" }
+
+    /// Whether `text` is exactly `description`, compared without building it: a client
+    /// that sends the normal form (most do) matches as text.
+    func isSpelled(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { text in
+            guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
+            else { return false }
+            var rest = text
+            return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
+                && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
+        }
+    }
+
+    /// Whether `rest` starts with `prefix`, which it then no longer holds.
+    private static func drop(_ prefix: String, from rest: inout UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        var prefix = prefix
+        return prefix.withUTF8 { prefix in
+            guard rest.count >= prefix.count else { return false }
+            if let start = rest.baseAddress, let bytes = prefix.baseAddress,
+                memcmp(start, bytes, prefix.count) != 0
+            {
+                return false
+            }
+            rest = UnsafeBufferPointer(rebasing: rest[prefix.count...])
+            return true
+        }
+    }
 
     /// Parses a proof's `htu`: nil unless it is an absolute http(s) URI with a host and
     /// no user information. A query or fragment is dropped (RFC 9449 §4.3 point 9).
@@ -87,24 +125,46 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
             : { Self.isUnreserved($0) || Self.isSubDelimiter($0) || $0 == UInt8(ascii: "%") }
         let inner = isLiteral ? host.dropFirst().dropLast() : host
         guard !inner.isEmpty, inner.allSatisfy(allowed) else { return nil }
+        let isLowerCase = !host.contains { (0x41...0x5A).contains($0) }
+        if isLowerCase, port.map({ $0.isEmpty || $0.first == UInt8(ascii: "0") }) != true {
+            // Already the normal form but for a default port (checked below): the text
+            // as it came, with no bytes rebuilt.
+            if let port {
+                guard let number = Self.portNumber(port) else { return nil }
+                if number != (scheme == "https" ? 443 : 80) { return String(authority) }
+            } else {
+                return String(authority)
+            }
+        }
         // ASCII only (checked above), so lower case is a byte's.
         var text = String(
             decoding: host.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         if let port, !port.isEmpty {
-            guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return nil
-            }
-            let number = port.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-            guard number <= 65535 else { return nil }
+            guard let number = Self.portNumber(port) else { return nil }
             if number != (scheme == "https" ? 443 : 80) { text += ":\(number)" }
         }
         return text
+    }
+
+    /// A port's digits as a number up to 65535; nil for anything else.
+    private static func portNumber(_ port: ArraySlice<UInt8>) -> Int? {
+        guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let number = port.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return number <= 65535 ? number : nil
     }
 
     /// Percent-encodings upper-cased and those of unreserved characters decoded, then dot
     /// segments removed; an empty path is `/`. Nil for a malformed percent-encoding or a
     /// byte that a path cannot hold.
     private static func normalisedPath(_ path: some StringProtocol) -> String? {
+        // Without a percent-encoding or a dot nothing changes: the text as it came.
+        if !path.isEmpty,
+            path.utf8.allSatisfy({
+                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ".")
+            })
+        {
+            return String(path)
+        }
         let bytes = Array(path.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

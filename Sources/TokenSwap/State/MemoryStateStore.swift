@@ -129,10 +129,12 @@ extension MemoryStateStore {
     ) {
         let now = clock()
         let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+        // One lookup of the key (`valueOrInsert`): a DPoP refresh records a proof id on
+        // every request (CONTRACT §13). Evicted records need no settling.
         let recorded = seenTable(key).withShard(of: key) { table in
-            guard table.value(for: key, now: now) == nil else { return false }
-            _ = table.insert(true, for: key, expiresAt: expiresAt, now: now)
-            return true
+            var evicted: [(key: StateKey, value: Bool)] = []
+            return table.valueOrInsert(
+                true, for: key, expiresAt: expiresAt, now: now, evicted: &evicted) == nil
         }
         completion(.success(recorded))
     }
