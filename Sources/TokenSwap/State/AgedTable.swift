@@ -29,11 +29,6 @@ struct AgedTable<Value: Sendable>: Sendable {
     private static var expiredDropsPerInsert: Int { 2 }
 
     let capacity: Int
-    /// The most bytes the values may hold together (`byteCount` measures one); past it
-    /// the oldest entries go as at the cap. Int.max: bounded by count alone.
-    let byteBudget: Int
-    private let byteCount: @Sendable (Value) -> Int
-    private(set) var bytes = 0
     private var index: [StateKey: Int] = [:]
     private var slots: [Slot] = []
     /// The value of each slot; nil in a free one.
@@ -42,16 +37,18 @@ struct AgedTable<Value: Sendable>: Sendable {
     private var oldest = Self.none
     private var newest = Self.none
 
-    init(
-        capacity: Int, byteBudget: Int = .max,
-        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
-    ) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.byteBudget = max(1, byteBudget)
-        self.byteCount = byteCount
     }
 
     var count: Int { index.count }
+
+    /// The value of `key` and its expiry, live or not, changing nothing (the replay ring
+    /// asks whether the table still holds an answer: `ReplayShard`).
+    func storedValue(for key: StateKey) -> (value: Value, expiresAt: Deadline)? {
+        guard let slot = index[key], let value = values[slot] else { return nil }
+        return (value, slots[slot].expiresAt)
+    }
 
     /// The live value of `key`; an expired one is removed and answered as absent.
     mutating func value(for key: StateKey, now: Deadline) -> Value? {
@@ -74,7 +71,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     ) -> Value? {
         if let slot = index[key] {
             if slots[slot].expiresAt > now { return values[slot] }
-            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+            overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
         }
         insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
@@ -94,20 +91,19 @@ struct AgedTable<Value: Sendable>: Sendable {
             return nil
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
-        overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        overwrite(slot, with: value, expiresAt: expiresAt)
         return previous
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
-    /// end). At the cap, or past the byte budget, the oldest entries make room; evicted
-    /// entries are answered so their owner can settle what they held (a waiter of an
-    /// evicted claim).
+    /// end). At the cap the oldest entry makes room; evicted entries are answered so their
+    /// owner can settle what they held (a waiter of an evicted claim).
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
         -> [(key: StateKey, value: Value)]
     {
         var evicted: [(key: StateKey, value: Value)] = []
         if let slot = index[key] {
-            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+            overwrite(slot, with: value, expiresAt: expiresAt)
         } else {
             insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
         }
@@ -115,16 +111,10 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// A new value in `slot`, which moves to the new end.
-    private mutating func overwrite(
-        _ slot: Int, with value: Value, expiresAt: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) {
-        bytes -= values[slot].map(byteCount) ?? 0
-        bytes += byteCount(value)
+    private mutating func overwrite(_ slot: Int, with value: Value, expiresAt: Deadline) {
         values[slot] = value
         slots[slot].expiresAt = expiresAt
         moveToNewEnd(slot)
-        evictOverBudget(into: &evicted)
     }
 
     /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
@@ -149,16 +139,6 @@ struct AgedTable<Value: Sendable>: Sendable {
         newest = slot
         if oldest == Self.none { oldest = slot }
         index[key] = slot
-        bytes += byteCount(value)
-        evictOverBudget(into: &evicted)
-    }
-
-    /// Evicts the oldest entries while the values hold more than the budget (never the
-    /// newest: one answer larger than the budget is still kept alone).
-    private mutating func evictOverBudget(into evicted: inout [(key: StateKey, value: Value)]) {
-        while bytes > byteBudget, index.count > 1, let entry = evictOldest() {
-            evicted.append(entry)
-        }
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
@@ -172,9 +152,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
         guard let slot = index[key], var value = values[slot] else { return nil }
         values[slot] = nil
-        bytes -= byteCount(value)
         let result = change(&value)
-        bytes += byteCount(value)
         values[slot] = value
         return result
     }
@@ -229,7 +207,6 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Takes `slot` out of the order and the index and frees it (its value released now,
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
-        bytes -= values[slot].map(byteCount) ?? 0
         detach(slot)
         index[key] = nil
         slots[slot].key = nil
@@ -246,51 +223,60 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 }
 
-/// An `AgedTable` split into shards, each behind its own `Mutex`, so requests for different
+/// What one shard of a `ShardedTable` holds: a table, or a table with what its values
+/// point into (`ReplayShard`).
+protocol TableShard: Sendable {
+    var count: Int { get }
+    var capacity: Int { get }
+}
+
+extension AgedTable: TableShard {}
+
+/// Tables split into shards, each behind its own `Mutex`, so requests for different
 /// keys rarely wait for each other (a refresh of one token may run on any loop, so the
 /// table is process-wide, CONTRACT §12). A key's shard is read from its digest (SHA-256:
 /// already uniform). Each shard holds at most `capacity / shardCount` entries, so the whole
 /// table holds at most `capacity`, and the oldest entry of the shard a new key lands in is
 /// the one evicted.
-final class ShardedTable<Value: Sendable>: Sendable {
+final class ShardedTable<Part: TableShard>: Sendable {
     /// One lock and its part of the table (a class: a `Mutex` cannot sit in an array).
     private final class Shard: Sendable {
-        let table: Mutex<AgedTable<Value>>
+        let part: Mutex<Part>
 
-        init(_ table: AgedTable<Value>) {
-            self.table = Mutex(table)
+        init(_ part: Part) {
+            self.part = Mutex(part)
         }
     }
 
     private let shards: [Shard]
 
-    /// `byteBudget` (over all shards) bounds what the values hold by `byteCount`.
-    init(
-        capacity: Int, shardCount: Int, byteBudget: Int = .max,
-        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
-    ) {
+    /// `capacity` entries over `shardCount` shards (fewer when the capacity is smaller),
+    /// each made by `shard` from its entry cap and the number of shards.
+    init(capacity: Int, shardCount: Int, shard: (_ capacity: Int, _ shardCount: Int) -> Part) {
         let shardCount = min(max(1, shardCount), max(1, capacity))
         let perShard = max(1, capacity / shardCount)
-        let bytesPerShard = byteBudget == .max ? .max : max(1, byteBudget / shardCount)
-        shards = (0..<shardCount).map { _ in
-            Shard(AgedTable(capacity: perShard, byteBudget: bytesPerShard, byteCount: byteCount))
+        shards = (0..<shardCount).map { _ in Shard(shard(perShard, shardCount)) }
+    }
+
+    /// Plain tables of `capacity` entries in all.
+    convenience init<Value>(capacity: Int, shardCount: Int) where Part == AgedTable<Value> {
+        self.init(capacity: capacity, shardCount: shardCount) { capacity, _ in
+            AgedTable(capacity: capacity)
         }
     }
 
     /// The most entries the table holds at once.
-    var capacity: Int { shards.count * (shards.first?.table.withLock { $0.capacity } ?? 0) }
+    var capacity: Int { shards.count * (shards.first?.part.withLock { $0.capacity } ?? 0) }
 
     /// Entries held right now (for tests and the bound).
     var count: Int {
-        shards.reduce(0) { total, shard in total + shard.table.withLock { $0.count } }
+        shards.reduce(0) { total, shard in total + shard.part.withLock { $0.count } }
     }
 
     /// Runs `body` on the shard of `key`, under its lock: keep it short, and call no
     /// completion inside (a completion may come back to the store).
-    func withShard<Result: Sendable>(
-        of key: StateKey, _ body: (inout AgedTable<Value>) -> Result
-    ) -> Result {
-        shards[shardIndex(key)].table.withLock { body(&$0) }
+    func withShard<Result: Sendable>(of key: StateKey, _ body: (inout Part) -> Result) -> Result {
+        shards[shardIndex(key)].part.withLock { body(&$0) }
     }
 
     private func shardIndex(_ key: StateKey) -> Int {
