@@ -11,6 +11,13 @@ import Transport
 /// the O(n) scan for a minimum that `ExpiringGrantStore` does at its cap is what this
 /// avoids. Expired entries are dropped when they are looked up, and a few at the old end
 /// on each insert, so a quiet table shrinks without a sweep.
+///
+/// The index from key to slot is its own open-addressing table (`buckets`, linear probing,
+/// backward-shift deletion) rather than a `Dictionary`: a key is already a SHA-256 digest,
+/// so its first eight bytes times a random odd number (multiply-shift, a universal hash:
+/// nobody outside the process can aim keys at one bucket) place it without hashing it
+/// again, and a bucket is one word (the hash's top half and the slot), so the index of a
+/// full shard stays small and warm where a dictionary holds a copy of every key.
 struct AgedTable<Value: Sendable>: Sendable {
     /// A slot's place in the order, its key and expiry: plain data, so reading one copies
     /// no reference (the value lives apart, in `values`, at the same index).
@@ -29,7 +36,12 @@ struct AgedTable<Value: Sendable>: Sendable {
     private static var expiredDropsPerInsert: Int { 2 }
 
     let capacity: Int
-    private var index: [StateKey: Int] = [:]
+    /// The index: per bucket, the top 32 bits of its key's hash and its slot + 1 (0: empty);
+    /// a power of two in size, at most half full.
+    private var buckets: [UInt64] = []
+    private var bucketBits = 0
+    private(set) var count = 0
+    private let hashMultiplier = UInt64.random(in: 0...UInt64.max) | 1
     private var slots: [Slot] = []
     /// The value of each slot; nil in a free one.
     private var values: [Value?] = []
@@ -41,18 +53,16 @@ struct AgedTable<Value: Sendable>: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    var count: Int { index.count }
-
     /// The value of `key` and its expiry, live or not, changing nothing (the replay ring
     /// asks whether the table still holds an answer: `ReplayShard`).
     func storedValue(for key: StateKey) -> (value: Value, expiresAt: Deadline)? {
-        guard let slot = index[key], let value = values[slot] else { return nil }
+        guard let slot = slot(of: key), let value = values[slot] else { return nil }
         return (value, slots[slot].expiresAt)
     }
 
     /// The live value of `key`; an expired one is removed and answered as absent.
     mutating func value(for key: StateKey, now: Deadline) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         guard slots[slot].expiresAt > now else {
             unlink(slot, key: key)
             return nil
@@ -69,7 +79,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
-        if let slot = index[key] {
+        if let slot = slot(of: key) {
             if slots[slot].expiresAt > now { return values[slot] }
             overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
@@ -86,7 +96,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
-        guard let slot = index[key] else {
+        guard let slot = slot(of: key) else {
             insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
             return nil
         }
@@ -102,7 +112,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         -> [(key: StateKey, value: Value)]
     {
         var evicted: [(key: StateKey, value: Value)] = []
-        if let slot = index[key] {
+        if let slot = slot(of: key) {
             overwrite(slot, with: value, expiresAt: expiresAt)
         } else {
             insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
@@ -123,7 +133,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         evicted: inout [(key: StateKey, value: Value)]
     ) {
         dropExpiredAtOldEnd(now: now)
-        if index.count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
+        if count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
         let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
         if let reused = freeSlots.popLast() {
@@ -138,7 +148,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         if newest != Self.none { slots[newest].newer = slot }
         newest = slot
         if oldest == Self.none { oldest = slot }
-        index[key] = slot
+        index(key, at: slot)
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
@@ -150,7 +160,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
-        guard let slot = index[key], var value = values[slot] else { return nil }
+        guard let slot = slot(of: key), var value = values[slot] else { return nil }
         values[slot] = nil
         let result = change(&value)
         values[slot] = value
@@ -160,7 +170,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Removes `key` and answers its live value (nil: none, or an expired one).
     @discardableResult
     mutating func remove(_ key: StateKey, now: Deadline) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         let value = slots[slot].expiresAt > now ? values[slot] : nil
         unlink(slot, key: key)
         return value
@@ -168,7 +178,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     @discardableResult
     mutating func remove(_ key: StateKey) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         let value = values[slot]
         unlink(slot, key: key)
         return value
@@ -208,10 +218,85 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
         detach(slot)
-        index[key] = nil
+        unindex(key, at: slot)
         slots[slot].key = nil
         values[slot] = nil
         freeSlots.append(slot)
+    }
+
+    /// The top 32 bits of `key`'s hash; a bucket's home is its top `bucketBits` bits.
+    private func hash(_ key: StateKey) -> UInt64 {
+        (key.digestPrefix &* hashMultiplier) >> 32
+    }
+
+    private func home(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> (32 - UInt64(bucketBits)))
+    }
+
+    /// The slot of `key`, nil when absent.
+    private func slot(of key: StateKey) -> Int? {
+        guard !buckets.isEmpty else { return nil }
+        let hash = hash(key)
+        let mask = buckets.count - 1
+        var bucket = home(hash)
+        while true {
+            let entry = buckets[bucket]
+            if entry == 0 { return nil }
+            if entry >> 32 == hash {
+                let slot = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                if slots[slot].key == key { return slot }
+            }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Indexes `key`, known to be absent, at `slot`; the buckets double past half full.
+    private mutating func index(_ key: StateKey, at slot: Int) {
+        if (count + 1) * 2 > buckets.count { growBuckets() }
+        place(hash(key) << 32 | UInt64(slot + 1))
+        count += 1
+    }
+
+    /// Puts `entry` in the first free bucket from its home.
+    private mutating func place(_ entry: UInt64) {
+        let mask = buckets.count - 1
+        var bucket = home(entry >> 32)
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = entry
+    }
+
+    private mutating func growBuckets() {
+        let old = buckets
+        bucketBits = max(4, bucketBits + 1)
+        buckets = [UInt64](repeating: 0, count: 1 << bucketBits)
+        for entry in old where entry != 0 { place(entry) }
+    }
+
+    /// Takes `key`, indexed at `slot`, out of the index; the entries after it in its run
+    /// move back into the hole where their home allows (no tombstones, so lookups stay
+    /// short whatever the churn).
+    private mutating func unindex(_ key: StateKey, at slot: Int) {
+        guard !buckets.isEmpty else { return }
+        let mask = buckets.count - 1
+        let target = hash(key) << 32 | UInt64(slot + 1)
+        var hole = home(target >> 32)
+        while buckets[hole] != target {
+            if buckets[hole] == 0 { return }
+            hole = (hole + 1) & mask
+        }
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            let entry = buckets[next]
+            if entry == 0 { break }
+            let home = home(entry >> 32)
+            if (hole - home) & mask < (next - home) & mask {
+                buckets[hole] = entry
+                hole = next
+            }
+        }
+        buckets[hole] = 0
+        count -= 1
     }
 
     private mutating func detach(_ slot: Int) {
