@@ -53,11 +53,23 @@ struct AgedTable<Value: Sendable>: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// The value of `key` and its expiry, live or not, changing nothing (the replay ring
-    /// asks whether the table still holds an answer: `ReplayShard`).
-    func storedValue(for key: StateKey) -> (value: Value, expiresAt: Deadline)? {
-        guard let slot = slot(of: key), let value = values[slot] else { return nil }
+    /// Where `key`'s entry is (`storedValue(at:)`, `remove(at:)`), nil when absent: a slot
+    /// stays the entry's until it is removed.
+    func location(of key: StateKey) -> Int? { slot(of: key) }
+
+    /// The value in `slot` and its expiry, live or not; nil when the slot is free.
+    func storedValue(at slot: Int) -> (value: Value, expiresAt: Deadline)? {
+        guard slot >= 0, slot < values.count, let value = values[slot] else { return nil }
         return (value, slots[slot].expiresAt)
+    }
+
+    /// Removes the entry in `slot` and answers it; nil when the slot is free.
+    @discardableResult
+    mutating func remove(at slot: Int) -> (key: StateKey, value: Value)? {
+        guard slot >= 0, slot < values.count, let key = slots[slot].key, let value = values[slot]
+        else { return nil }
+        unlink(slot, key: key)
+        return (key, value)
     }
 
     /// The live value of `key`; an expired one is removed and answered as absent.

@@ -11,24 +11,35 @@
 ///
 /// Positions are logical, counted from the ring's start and never reused, so a span stays
 /// valid while the buffer grows (growing copies the live part to the start of the new
-/// buffer). An answer never wraps around the buffer's end: when it would, the bytes up to
+/// buffer, a quarter larger each time, so a full table wastes little of it). An answer never wraps around the buffer's end: when it would, the bytes up to
 /// the end are skipped. An answer released or dropped is zeroed at once: nothing is left
 /// to read, sealed or not.
 struct KeptRing: Sendable {
     /// Where a kept answer lies: its logical start and length, and its record's number.
     struct Span: Sendable, Equatable {
         let start: Int
-        let count: Int
         let sequence: Int
+        private let length: UInt32
+
+        init(start: Int, count: Int, sequence: Int) {
+            self.start = start
+            self.sequence = sequence
+            self.length = UInt32(truncatingIfNeeded: count)
+        }
+
+        var count: Int { Int(length) }
     }
 
-    /// The ring's record of one answer: `live` while the table is known to hold it (a table
-    /// that drops it without saying so, an expired entry, is asked when the record is
-    /// reached: `ReplayShard`).
+    /// The ring's record of one answer: the table's slot that holds it, and `live` while
+    /// the table is known to hold it (a table that drops it without saying so, an expired
+    /// entry, is asked when the record is reached: `ReplayShard`).
     struct Record: Sendable {
-        let key: StateKey
-        let span: Span
+        fileprivate(set) var span: Span
+        fileprivate(set) var slot: Int32
         fileprivate(set) var live: Bool
+
+        fileprivate static let none = Record(
+            span: Span(start: 0, count: 0, sequence: -1), slot: -1, live: false)
     }
 
     /// The most bytes the live answers hold together, and the buffer's usual limit: the
@@ -43,10 +54,11 @@ struct KeptRing: Sendable {
     private var origin = 0
     /// The logical position where the next answer goes.
     private var head = 0
+    /// The records, oldest first from `firstRecord`, in a circle of a power of two in size
+    /// (doubled when full).
     private var records: [Record] = []
-    /// The index in `records` of the oldest record (the ones before are gone; compacted
-    /// from time to time, so popping the oldest is O(1)).
     private var firstRecord = 0
+    private(set) var recordCount = 0
     private var nextSequence = 0
     /// Bytes of the answers whose records are live.
     private(set) var liveByteCount = 0
@@ -57,9 +69,7 @@ struct KeptRing: Sendable {
 
     /// The buffer's size.
     var capacity: Int { storage.count }
-    /// Records not yet dropped, live or not.
-    var recordCount: Int { records.count - firstRecord }
-    /// The oldest record not yet dropped.
+    /// The oldest record not yet dropped (live or not).
     var oldest: Record? { recordCount > 0 ? records[firstRecord] : nil }
     /// The whole buffer (for tests: what a released answer leaves behind).
     var buffer: [UInt8] { storage }
@@ -78,8 +88,9 @@ struct KeptRing: Sendable {
     /// budget (or than an answer larger than the budget).
     func canGrow(for count: Int) -> Bool { capacity < max(byteBudget, count) }
 
-    /// Writes `answer` at the head (`hasRoom` said it fits) as the newest record.
-    mutating func append(_ answer: [UInt8], for key: StateKey) -> Span {
+    /// Writes `answer` at the head (`hasRoom` said it fits) as the newest record, held by
+    /// the table's `slot` (`assignSlot` when it is known only after).
+    mutating func append(_ answer: [UInt8], slot: Int32 = -1) -> Span {
         guard let start = start(for: answer.count) else {
             preconditionFailure("KeptRing.append without room")
         }
@@ -95,9 +106,19 @@ struct KeptRing: Sendable {
         head = start + answer.count
         let span = Span(start: start, count: answer.count, sequence: nextSequence)
         nextSequence += 1
-        records.append(Record(key: key, span: span, live: true))
+        if recordCount == records.count { growRecords() }
+        records[(firstRecord + recordCount) & (records.count - 1)] = Record(
+            span: span, slot: slot, live: true)
+        recordCount += 1
         liveByteCount += answer.count
         return span
+    }
+
+    /// The table's slot that holds the newest answer.
+    mutating func assignSlot(_ slot: Int) {
+        guard recordCount > 0 else { return }
+        records[(firstRecord + recordCount - 1) & (records.count - 1)].slot = Int32(
+            truncatingIfNeeded: slot)
     }
 
     /// Marks the answer at `span` no longer held by the table (removed, replaced, evicted),
@@ -118,27 +139,22 @@ struct KeptRing: Sendable {
             liveByteCount -= record.span.count
             zero(record.span)
         }
-        firstRecord += 1
-        if recordCount == 0 {
-            // Empty: the next answer starts at the buffer's start, no bytes skipped.
-            records.removeAll(keepingCapacity: true)
-            firstRecord = 0
-            origin = head
-        } else if firstRecord >= 1024, firstRecord * 2 >= records.count {
-            records.removeFirst(firstRecord)
-            firstRecord = 0
-        }
+        records[firstRecord] = .none
+        firstRecord = (firstRecord + 1) & (records.count - 1)
+        recordCount -= 1
+        // Empty: the next answer starts at the buffer's start, no bytes skipped.
+        if recordCount == 0 { origin = head }
         return record
     }
 
-    /// A larger buffer for `count` more bytes (`canGrow`): twice the size, at least the
+    /// A larger buffer for `count` more bytes (`canGrow`): a quarter larger, at least the
     /// first size and what the live part and `count` need, at most the budget or `count`
     /// itself; the live part is copied to its start. An empty ring whose buffer is larger
     /// than the budget (it held one larger answer) gets a smaller one back.
     mutating func grow(for count: Int) {
         let used = head - tail
         let limit = max(byteBudget, count)
-        let size = min(limit, max(Self.initialCapacity, capacity * 2, used + count))
+        let size = min(limit, max(Self.initialCapacity, capacity + capacity / 4, used + count))
         var grown = [UInt8](repeating: 0, count: size)
         if used > 0 {
             let start = physical(tail)
@@ -186,8 +202,17 @@ struct KeptRing: Sendable {
     private func index(of span: Span) -> Int? {
         let offset = span.sequence - (nextSequence - recordCount)
         guard offset >= 0, offset < recordCount else { return nil }
-        let index = firstRecord + offset
+        let index = (firstRecord + offset) & (records.count - 1)
         return records[index].span == span ? index : nil
+    }
+
+    private mutating func growRecords() {
+        var grown = [Record](repeating: .none, count: max(64, records.count * 2))
+        for offset in 0..<recordCount {
+            grown[offset] = records[(firstRecord + offset) & (records.count - 1)]
+        }
+        records = grown
+        firstRecord = 0
     }
 
     private mutating func zero(_ span: Span) {

@@ -83,11 +83,12 @@ struct ReplayShard: TableShard {
         evicted: inout Evicted
     ) -> ReplayEntry? {
         makeRoom(for: answer.count, now: now, evicted: &evicted)
-        let span = ring.append(answer, for: key)
+        let span = ring.append(answer)
         let first = evicted.count
         let previous = table.exchange(
             .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now,
             evicted: &evicted)
+        if let slot = table.location(of: key) { ring.assignSlot(slot) }
         release(evicted[first...])
         if case .kept(let replaced, _)? = previous { ring.release(replaced) }
         return previous
@@ -119,14 +120,14 @@ struct ReplayShard: TableShard {
         guard let record = ring.oldest else { return }
         let expiresAt = held(record)
         ring.dropOldest()
-        guard let expiresAt, let entry = table.remove(record.key) else { return }
-        if expiresAt > now { evicted.append((record.key, entry)) }
+        guard let expiresAt, let entry = table.remove(at: Int(record.slot)) else { return }
+        if expiresAt > now { evicted.append(entry) }
     }
 
     /// When the table's entry for `record` expires, when the table still holds its answer;
     /// nil when not (released, or dropped by the table itself on expiry).
     private func held(_ record: KeptRing.Record) -> Deadline? {
-        guard record.live, let stored = table.storedValue(for: record.key),
+        guard record.live, let stored = table.storedValue(at: Int(record.slot)),
             case .kept(let span, _) = stored.value, span == record.span
         else { return nil }
         return stored.expiresAt
