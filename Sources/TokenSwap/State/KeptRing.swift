@@ -88,11 +88,12 @@ struct KeptRing: Sendable {
     /// budget (or than an answer larger than the budget).
     func canGrow(for count: Int) -> Bool { capacity < max(byteBudget, count) }
 
-    /// Writes `answer` at the head (`hasRoom` said it fits) as the newest record, held by
-    /// the table's `slot` (`assignSlot` when it is known only after).
-    mutating func append(_ answer: [UInt8], slot: Int32 = -1) -> Span {
-        guard let start = start(for: answer.count) else {
-            preconditionFailure("KeptRing.append without room")
+    /// Writes `answer` at the head as the newest record, held by the table's `slot`
+    /// (`assignSlot` when it is known only after); nil when there is no room (`hasRoom`)
+    /// or it is longer than a span can say.
+    mutating func append(_ answer: [UInt8], slot: Int32 = -1) -> Span? {
+        guard answer.count <= UInt32.max, let start = start(for: answer.count) else {
+            return nil
         }
         let offset = physical(start)
         storage.withUnsafeMutableBufferPointer { buffer in

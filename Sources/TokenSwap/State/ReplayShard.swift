@@ -82,8 +82,11 @@ struct ReplayShard: TableShard {
         _ answer: [UInt8], for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout Evicted
     ) -> ReplayEntry? {
+        // `makeRoom` leaves room; were there none (or an answer longer than a span can
+        // say), the answer is shared with the waiters, not kept.
+        guard answer.count <= UInt32.max else { return remove(key, now: now) }
         makeRoom(for: answer.count, now: now, evicted: &evicted)
-        let span = ring.append(answer)
+        guard let span = ring.append(answer) else { return remove(key, now: now) }
         let first = evicted.count
         let previous = table.exchange(
             .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now,
