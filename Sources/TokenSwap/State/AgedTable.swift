@@ -11,6 +11,13 @@ import Transport
 /// the O(n) scan for a minimum that `ExpiringGrantStore` does at its cap is what this
 /// avoids. Expired entries are dropped when they are looked up, and a few at the old end
 /// on each insert, so a quiet table shrinks without a sweep.
+///
+/// The index from key to slot is its own open-addressing table (`buckets`, linear probing,
+/// backward-shift deletion) rather than a `Dictionary`: a key is already a SHA-256 digest,
+/// so its first eight bytes times a random odd number (multiply-shift, a universal hash:
+/// nobody outside the process can aim keys at one bucket) place it without hashing it
+/// again, and a bucket is one word (the hash's top half and the slot), so the index of a
+/// full shard stays small and warm where a dictionary holds a copy of every key.
 struct AgedTable<Value: Sendable>: Sendable {
     /// A slot's place in the order, its key and expiry: plain data, so reading one copies
     /// no reference (the value lives apart, in `values`, at the same index).
@@ -29,12 +36,12 @@ struct AgedTable<Value: Sendable>: Sendable {
     private static var expiredDropsPerInsert: Int { 2 }
 
     let capacity: Int
-    /// The most bytes the values may hold together (`byteCount` measures one); past it
-    /// the oldest entries go as at the cap. Int.max: bounded by count alone.
-    let byteBudget: Int
-    private let byteCount: @Sendable (Value) -> Int
-    private(set) var bytes = 0
-    private var index: [StateKey: Int] = [:]
+    /// The index: per bucket, the top 32 bits of its key's hash and its slot + 1 (0: empty);
+    /// a power of two in size, at most half full.
+    private var buckets: [UInt64] = []
+    private var bucketBits = 0
+    private(set) var count = 0
+    private let hashMultiplier = UInt64.random(in: 0...UInt64.max) | 1
     private var slots: [Slot] = []
     /// The value of each slot; nil in a free one.
     private var values: [Value?] = []
@@ -42,20 +49,32 @@ struct AgedTable<Value: Sendable>: Sendable {
     private var oldest = Self.none
     private var newest = Self.none
 
-    init(
-        capacity: Int, byteBudget: Int = .max,
-        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
-    ) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
-        self.byteBudget = max(1, byteBudget)
-        self.byteCount = byteCount
     }
 
-    var count: Int { index.count }
+    /// Where `key`'s entry is (`storedValue(at:)`, `remove(at:)`), nil when absent: a slot
+    /// stays the entry's until it is removed.
+    func location(of key: StateKey) -> Int? { slot(of: key) }
+
+    /// The value in `slot` and its expiry, live or not; nil when the slot is free.
+    func storedValue(at slot: Int) -> (value: Value, expiresAt: Deadline)? {
+        guard slot >= 0, slot < values.count, let value = values[slot] else { return nil }
+        return (value, slots[slot].expiresAt)
+    }
+
+    /// Removes the entry in `slot` and answers it; nil when the slot is free.
+    @discardableResult
+    mutating func remove(at slot: Int) -> (key: StateKey, value: Value)? {
+        guard slot >= 0, slot < values.count, let key = slots[slot].key, let value = values[slot]
+        else { return nil }
+        unlink(slot, key: key)
+        return (key, value)
+    }
 
     /// The live value of `key`; an expired one is removed and answered as absent.
     mutating func value(for key: StateKey, now: Deadline) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         guard slots[slot].expiresAt > now else {
             unlink(slot, key: key)
             return nil
@@ -72,9 +91,9 @@ struct AgedTable<Value: Sendable>: Sendable {
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
-        if let slot = index[key] {
+        if let slot = slot(of: key) {
             if slots[slot].expiresAt > now { return values[slot] }
-            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+            overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
         }
         insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
@@ -89,25 +108,24 @@ struct AgedTable<Value: Sendable>: Sendable {
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
-        guard let slot = index[key] else {
+        guard let slot = slot(of: key) else {
             insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
             return nil
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
-        overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        overwrite(slot, with: value, expiresAt: expiresAt)
         return previous
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
-    /// end). At the cap, or past the byte budget, the oldest entries make room; evicted
-    /// entries are answered so their owner can settle what they held (a waiter of an
-    /// evicted claim).
+    /// end). At the cap the oldest entry makes room; evicted entries are answered so their
+    /// owner can settle what they held (a waiter of an evicted claim).
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
         -> [(key: StateKey, value: Value)]
     {
         var evicted: [(key: StateKey, value: Value)] = []
-        if let slot = index[key] {
-            overwrite(slot, with: value, expiresAt: expiresAt, evicted: &evicted)
+        if let slot = slot(of: key) {
+            overwrite(slot, with: value, expiresAt: expiresAt)
         } else {
             insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
         }
@@ -115,16 +133,10 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// A new value in `slot`, which moves to the new end.
-    private mutating func overwrite(
-        _ slot: Int, with value: Value, expiresAt: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) {
-        bytes -= values[slot].map(byteCount) ?? 0
-        bytes += byteCount(value)
+    private mutating func overwrite(_ slot: Int, with value: Value, expiresAt: Deadline) {
         values[slot] = value
         slots[slot].expiresAt = expiresAt
         moveToNewEnd(slot)
-        evictOverBudget(into: &evicted)
     }
 
     /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
@@ -133,7 +145,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         evicted: inout [(key: StateKey, value: Value)]
     ) {
         dropExpiredAtOldEnd(now: now)
-        if index.count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
+        if count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
         let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
         if let reused = freeSlots.popLast() {
@@ -148,17 +160,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         if newest != Self.none { slots[newest].newer = slot }
         newest = slot
         if oldest == Self.none { oldest = slot }
-        index[key] = slot
-        bytes += byteCount(value)
-        evictOverBudget(into: &evicted)
-    }
-
-    /// Evicts the oldest entries while the values hold more than the budget (never the
-    /// newest: one answer larger than the budget is still kept alone).
-    private mutating func evictOverBudget(into evicted: inout [(key: StateKey, value: Value)]) {
-        while bytes > byteBudget, index.count > 1, let entry = evictOldest() {
-            evicted.append(entry)
-        }
+        index(key, at: slot)
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
@@ -170,11 +172,9 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
-        guard let slot = index[key], var value = values[slot] else { return nil }
+        guard let slot = slot(of: key), var value = values[slot] else { return nil }
         values[slot] = nil
-        bytes -= byteCount(value)
         let result = change(&value)
-        bytes += byteCount(value)
         values[slot] = value
         return result
     }
@@ -182,7 +182,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Removes `key` and answers its live value (nil: none, or an expired one).
     @discardableResult
     mutating func remove(_ key: StateKey, now: Deadline) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         let value = slots[slot].expiresAt > now ? values[slot] : nil
         unlink(slot, key: key)
         return value
@@ -190,7 +190,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     @discardableResult
     mutating func remove(_ key: StateKey) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = slot(of: key) else { return nil }
         let value = values[slot]
         unlink(slot, key: key)
         return value
@@ -229,12 +229,86 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Takes `slot` out of the order and the index and frees it (its value released now,
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
-        bytes -= values[slot].map(byteCount) ?? 0
         detach(slot)
-        index[key] = nil
+        unindex(key, at: slot)
         slots[slot].key = nil
         values[slot] = nil
         freeSlots.append(slot)
+    }
+
+    /// The top 32 bits of `key`'s hash; a bucket's home is its top `bucketBits` bits.
+    private func hash(_ key: StateKey) -> UInt64 {
+        (key.digestPrefix &* hashMultiplier) >> 32
+    }
+
+    private func home(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> (32 - UInt64(bucketBits)))
+    }
+
+    /// The slot of `key`, nil when absent.
+    private func slot(of key: StateKey) -> Int? {
+        guard !buckets.isEmpty else { return nil }
+        let hash = hash(key)
+        let mask = buckets.count - 1
+        var bucket = home(hash)
+        while true {
+            let entry = buckets[bucket]
+            if entry == 0 { return nil }
+            if entry >> 32 == hash {
+                let slot = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                if slots[slot].key == key { return slot }
+            }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Indexes `key`, known to be absent, at `slot`; the buckets double past half full.
+    private mutating func index(_ key: StateKey, at slot: Int) {
+        if (count + 1) * 2 > buckets.count { growBuckets() }
+        place(hash(key) << 32 | UInt64(slot + 1))
+        count += 1
+    }
+
+    /// Puts `entry` in the first free bucket from its home.
+    private mutating func place(_ entry: UInt64) {
+        let mask = buckets.count - 1
+        var bucket = home(entry >> 32)
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = entry
+    }
+
+    private mutating func growBuckets() {
+        let old = buckets
+        bucketBits = max(4, bucketBits + 1)
+        buckets = [UInt64](repeating: 0, count: 1 << bucketBits)
+        for entry in old where entry != 0 { place(entry) }
+    }
+
+    /// Takes `key`, indexed at `slot`, out of the index; the entries after it in its run
+    /// move back into the hole where their home allows (no tombstones, so lookups stay
+    /// short whatever the churn).
+    private mutating func unindex(_ key: StateKey, at slot: Int) {
+        guard !buckets.isEmpty else { return }
+        let mask = buckets.count - 1
+        let target = hash(key) << 32 | UInt64(slot + 1)
+        var hole = home(target >> 32)
+        while buckets[hole] != target {
+            if buckets[hole] == 0 { return }
+            hole = (hole + 1) & mask
+        }
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            let entry = buckets[next]
+            if entry == 0 { break }
+            let home = home(entry >> 32)
+            if (hole - home) & mask < (next - home) & mask {
+                buckets[hole] = entry
+                hole = next
+            }
+        }
+        buckets[hole] = 0
+        count -= 1
     }
 
     private mutating func detach(_ slot: Int) {
@@ -246,51 +320,60 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 }
 
-/// An `AgedTable` split into shards, each behind its own `Mutex`, so requests for different
+/// What one shard of a `ShardedTable` holds: a table, or a table with what its values
+/// point into (`ReplayShard`).
+protocol TableShard: Sendable {
+    var count: Int { get }
+    var capacity: Int { get }
+}
+
+extension AgedTable: TableShard {}
+
+/// Tables split into shards, each behind its own `Mutex`, so requests for different
 /// keys rarely wait for each other (a refresh of one token may run on any loop, so the
 /// table is process-wide, CONTRACT §12). A key's shard is read from its digest (SHA-256:
 /// already uniform). Each shard holds at most `capacity / shardCount` entries, so the whole
 /// table holds at most `capacity`, and the oldest entry of the shard a new key lands in is
 /// the one evicted.
-final class ShardedTable<Value: Sendable>: Sendable {
+final class ShardedTable<Part: TableShard>: Sendable {
     /// One lock and its part of the table (a class: a `Mutex` cannot sit in an array).
     private final class Shard: Sendable {
-        let table: Mutex<AgedTable<Value>>
+        let part: Mutex<Part>
 
-        init(_ table: AgedTable<Value>) {
-            self.table = Mutex(table)
+        init(_ part: Part) {
+            self.part = Mutex(part)
         }
     }
 
     private let shards: [Shard]
 
-    /// `byteBudget` (over all shards) bounds what the values hold by `byteCount`.
-    init(
-        capacity: Int, shardCount: Int, byteBudget: Int = .max,
-        byteCount: @escaping @Sendable (Value) -> Int = { _ in 0 }
-    ) {
+    /// `capacity` entries over `shardCount` shards (fewer when the capacity is smaller),
+    /// each made by `shard` from its entry cap and the number of shards.
+    init(capacity: Int, shardCount: Int, shard: (_ capacity: Int, _ shardCount: Int) -> Part) {
         let shardCount = min(max(1, shardCount), max(1, capacity))
         let perShard = max(1, capacity / shardCount)
-        let bytesPerShard = byteBudget == .max ? .max : max(1, byteBudget / shardCount)
-        shards = (0..<shardCount).map { _ in
-            Shard(AgedTable(capacity: perShard, byteBudget: bytesPerShard, byteCount: byteCount))
+        shards = (0..<shardCount).map { _ in Shard(shard(perShard, shardCount)) }
+    }
+
+    /// Plain tables of `capacity` entries in all.
+    convenience init<Value>(capacity: Int, shardCount: Int) where Part == AgedTable<Value> {
+        self.init(capacity: capacity, shardCount: shardCount) { capacity, _ in
+            AgedTable(capacity: capacity)
         }
     }
 
     /// The most entries the table holds at once.
-    var capacity: Int { shards.count * (shards.first?.table.withLock { $0.capacity } ?? 0) }
+    var capacity: Int { shards.count * (shards.first?.part.withLock { $0.capacity } ?? 0) }
 
     /// Entries held right now (for tests and the bound).
     var count: Int {
-        shards.reduce(0) { total, shard in total + shard.table.withLock { $0.count } }
+        shards.reduce(0) { total, shard in total + shard.part.withLock { $0.count } }
     }
 
     /// Runs `body` on the shard of `key`, under its lock: keep it short, and call no
     /// completion inside (a completion may come back to the store).
-    func withShard<Result: Sendable>(
-        of key: StateKey, _ body: (inout AgedTable<Value>) -> Result
-    ) -> Result {
-        shards[shardIndex(key)].table.withLock { body(&$0) }
+    func withShard<Result: Sendable>(of key: StateKey, _ body: (inout Part) -> Result) -> Result {
+        shards[shardIndex(key)].part.withLock { body(&$0) }
     }
 
     private func shardIndex(_ key: StateKey) -> Int {

@@ -3,18 +3,12 @@ import Transport
 
 /// What the replay table holds under a refresh's key (CONTRACT §12).
 enum ReplayEntry: Sendable {
-    /// What an entry holds against the table's byte budget: a kept answer's sealed bytes
-    /// (a claim holds next to nothing).
-    var byteCount: Int {
-        if case .kept(let answer, _) = self { return answer.count }
-        return 0
-    }
-
     /// A request is calling the provider; the claim lapses at `until` (a claimant that
     /// never settles frees the key then), and `waiters` wait for its answer.
     case inFlight(until: Deadline, waiters: [ReplayWaiter.Held])
-    /// The provider's answer, sealed by the caller, settled at `settledAt`.
-    case kept(answer: [UInt8], settledAt: Deadline)
+    /// The provider's answer, sealed by the caller, settled at `settledAt`: its bytes lie
+    /// in the shard's ring (`ReplayShard`, `KeptRing`).
+    case kept(answer: KeptRing.Span, settledAt: Deadline)
 }
 
 /// One request waiting in `awaitAnswer`: answered exactly once, by the settle it waits
@@ -92,8 +86,8 @@ extension MemoryStateStore {
             switch found {
             case nil:
                 return .claimed
-            case .kept(let answer, let settledAt):
-                return .kept(answer: answer, age: now.duration(since: settledAt))
+            case .kept(let span, let settledAt):
+                return .kept(answer: table.answer(span), age: now.duration(since: settledAt))
             case .inFlight(let until, _) where !until.hasPassed(at: now):
                 return .inFlight
             case .inFlight(_, let waiters):
@@ -133,9 +127,8 @@ extension MemoryStateStore {
             }
             let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
             // One lookup: the claim is replaced by the kept answer.
-            let previous = table.exchange(
-                .kept(answer: answer, settledAt: now), for: key, expiresAt: expiresAt, now: now,
-                evicted: &evicted)
+            let previous = table.keep(
+                answer, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
             guard case .inFlight(_, let waiters) = previous, !waiters.isEmpty else { return [] }
             return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
         }
@@ -161,9 +154,9 @@ extension MemoryStateStore {
         let now = clock()
         let deliveries: Deliveries = replay.withShard(of: key) { table in
             switch table.value(for: key, now: now) {
-            case .kept(let answer, let settledAt):
+            case .kept(let span, let settledAt):
                 return Deliveries([
-                    (waiter, .kept(answer: answer, age: now.duration(since: settledAt)))
+                    (waiter, .kept(answer: table.answer(span), age: now.duration(since: settledAt)))
                 ])
             case nil:
                 return Deliveries([(waiter, .claimed)])
@@ -194,7 +187,7 @@ extension MemoryStateStore {
     /// answers what an eviction this caused owes.
     private static func hold(
         _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
-        in table: inout AgedTable<ReplayEntry>, now: Deadline
+        in table: inout ReplayShard, now: Deadline
     ) -> Deliveries {
         var evicted: [(key: StateKey, value: ReplayEntry)] = []
         hold(key, inFlightFor, waiters, in: &table, now: now, evicted: &evicted)
@@ -204,12 +197,13 @@ extension MemoryStateStore {
     /// `hold`, with the entries it evicted appended to `evicted`.
     private static func hold(
         _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
-        in table: inout AgedTable<ReplayEntry>, now: Deadline,
+        in table: inout ReplayShard, now: Deadline,
         evicted: inout [(key: StateKey, value: ReplayEntry)]
     ) {
         let until = until(inFlightFor, from: now)
-        evicted += table.insert(
-            .inFlight(until: until, waiters: waiters), for: key, expiresAt: until, now: now)
+        table.insert(
+            .inFlight(until: until, waiters: waiters), for: key, expiresAt: until, now: now,
+            evicted: &evicted)
     }
 
     /// When a claim made `now` lapses.

@@ -13,11 +13,11 @@ import Transport
 /// settle it waits for or by its timer (`StateTimers`), never by blocking a thread.
 package final class MemoryStateStore: StateStore {
     /// The replay table: in-flight claims and kept answers (`MemoryStateStore+Replay`).
-    let replay: ShardedTable<ReplayEntry>
+    let replay: ShardedTable<ReplayShard>
     /// Seen-once DPoP proof ids, and every other seen-once record (revoked families).
-    let proofIDs: ShardedTable<Bool>
-    let records: ShardedTable<Bool>
-    let generations: ShardedTable<UInt64>
+    let proofIDs: ShardedTable<AgedTable<Bool>>
+    let records: ShardedTable<AgedTable<Bool>>
+    let generations: ShardedTable<AgedTable<UInt64>>
     /// Rate-limit buckets, one `BucketTable` per limit (below).
     let bucketTables = Mutex<[BucketTableKey: BucketTable]>([:])
     let bucketCapacity: Int
@@ -62,9 +62,10 @@ package final class MemoryStateStore: StateStore {
         timers: StateTimers = .dispatch,
         onEviction: @escaping @Sendable () -> Void = {}
     ) {
-        self.replay = ShardedTable(
-            capacity: replayCapacity, shardCount: shardCount, byteBudget: replayByteBudget,
-            byteCount: { $0.byteCount })
+        self.replay = ShardedTable(capacity: replayCapacity, shardCount: shardCount) {
+            capacity, shards in
+            ReplayShard(capacity: capacity, byteBudget: max(1, replayByteBudget / shards))
+        }
         self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
@@ -165,7 +166,7 @@ extension MemoryStateStore {
 
     /// Proof ids apart from every other record: a flood of fresh proofs cannot evict a
     /// revoked family.
-    private func seenTable(_ key: StateKey) -> ShardedTable<Bool> {
+    private func seenTable(_ key: StateKey) -> ShardedTable<AgedTable<Bool>> {
         key.namespace == .proofID ? proofIDs : records
     }
 }

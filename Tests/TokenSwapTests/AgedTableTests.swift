@@ -1,0 +1,56 @@
+import Testing
+import Transport
+
+@testable import TokenSwap
+
+/// The table under every shard of the memory store (CONTRACT §12): its own index from key
+/// to slot answers like a dictionary through inserts, evictions at the cap, removals and
+/// expiry, whatever the churn.
+@Suite struct AgedTableTests {
+    @Test func theIndexAnswersLikeADictionaryThroughChurn() throws {
+        let now = Deadline(uptimeNanoseconds: 1_000_000_000)
+        let later = Deadline(uptimeNanoseconds: 100_000_000_000)
+        var table = AgedTable<Int>(capacity: 300)
+        var model: [StateKey: Int] = [:]
+        var order: [StateKey] = []
+        var generator = SplitMix(seed: 20)
+        let keys = try (0..<1000).map { try #require(StateKey(.refresh, value: "K\($0)")) }
+        for step in 0..<20_000 {
+            let key = keys[Int(generator.next() % UInt64(keys.count))]
+            switch generator.next() % 3 {
+            case 0:
+                #expect(table.remove(key) == model.removeValue(forKey: key))
+                order.removeAll { $0 == key }
+            default:
+                let evicted = table.insert(step, for: key, expiresAt: later, now: now)
+                order.removeAll { $0 == key }
+                if model[key] == nil, order.count >= 300 {
+                    #expect(evicted.map(\.key) == [order[0]])
+                    model[order.removeFirst()] = nil
+                } else {
+                    #expect(evicted.isEmpty)
+                }
+                model[key] = step
+                order.append(key)
+            }
+            #expect(table.count == model.count)
+        }
+        for key in keys {
+            #expect(table.value(for: key, now: now) == model[key])
+        }
+        #expect(table.keysOldestFirst == order)
+    }
+
+    /// A small deterministic generator (the test must not depend on the run).
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
