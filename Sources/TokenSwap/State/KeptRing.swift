@@ -11,9 +11,10 @@
 ///
 /// Positions are logical, counted from the ring's start and never reused, so a span stays
 /// valid while the buffer grows (growing copies the live part to the start of the new
-/// buffer, a quarter larger each time, so a full table wastes little of it). An answer never wraps around the buffer's end: when it would, the bytes up to
-/// the end are skipped. An answer released or dropped is zeroed at once: nothing is left
-/// to read, sealed or not.
+/// buffer, a quarter larger each time, so a full table wastes little of it). An answer
+/// never wraps around the buffer's end: when it would, the bytes up to the end are
+/// skipped. An answer released or dropped is zeroed at once: nothing is left to read,
+/// sealed or not.
 struct KeptRing: Sendable {
     /// Where a kept answer lies: its logical start and length, and its record's number.
     struct Span: Sendable, Equatable {
