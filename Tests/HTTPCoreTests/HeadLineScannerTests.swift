@@ -56,7 +56,7 @@ import Testing
     /// is read, on random heads of `a`, CR and LF, random limits and random splits
     /// (20,000 cases under TOKENSWAP_VOLUME_TESTS=1, a sample of 2,000 otherwise).
     @Test func agreesWithAByteByByteScanOnRandomInputsLimitsAndSplits() {
-        var random = SplitMix(seed: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<Volume.count(20_000, sample: 2_000) {
             let bytes = (0..<random.next(below: 24)).map { _ in
                 [UInt8(ascii: "a"), HTTPGrammar.cr, HTTPGrammar.lf, UInt8(ascii: "b")][
@@ -139,20 +139,6 @@ import Testing
         {
             if index - lineStart >= limits.maxLineBytes { throw limits.lineTooLong }
             if index - limits.blockStart >= limits.maxBlockBytes { throw limits.blockTooLarge }
-        }
-    }
-
-    /// A small seeded generator, so a failure repeats.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next(below bound: Int) -> Int {
-            guard bound > 0 else { return 0 }
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
         }
     }
 }

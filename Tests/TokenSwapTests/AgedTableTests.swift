@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Transport
 
@@ -13,7 +14,7 @@ import Transport
         var table = AgedTable<Int>(capacity: 300)
         var model: [StateKey: Int] = [:]
         var order: [StateKey] = []
-        var generator = SplitMix(seed: 20)
+        var generator = SplitMix64(seed: 20)
         let keys = try (0..<1000).map { try #require(StateKey(.refresh, value: "K\($0)")) }
         for step in 0..<20_000 {
             let key = keys[Int(generator.next() % UInt64(keys.count))]
@@ -39,18 +40,5 @@ import Transport
             #expect(table.value(for: key, now: now) == model[key])
         }
         #expect(table.keysOldestFirst == order)
-    }
-
-    /// A small deterministic generator (the test must not depend on the run).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
