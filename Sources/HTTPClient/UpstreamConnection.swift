@@ -2,10 +2,6 @@ import HTTPCore
 import TLS
 import Transport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One HTTP/1.1 connection to an origin, plain or TLS, owned by one event loop. It
 /// carries one exchange at a time (no pipelining); between exchanges it sits idle in
 /// its pool with reading on, so a server closing it is noticed and it is retired.
@@ -89,7 +85,7 @@ final class UpstreamConnection: @unchecked Sendable {
         switch received {
         case .open: socket = .open
         case .endOfFile: socket = .endOfStream
-        case .failed(let code): socket = .failed(Self.errnoName(code))
+        case .failed(let code): socket = .failed(TransportError.text(code))
         }
         guard let tls else { return socket }
         // Every decrypted byte into `plaintext` (`TLSEngine.drainPlaintext`).
@@ -124,9 +120,5 @@ final class UpstreamConnection: @unchecked Sendable {
         let notify = onClose
         onClose = nil
         notify?(self)
-    }
-
-    static func errnoName(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

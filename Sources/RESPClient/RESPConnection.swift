@@ -1,10 +1,6 @@
 import TLS
 import Transport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One connection to the store, plain or TLS, owned by one event loop. Commands are
 /// pipelined in order (RESP answers strictly in request order, so the oldest command
 /// waiting takes the next reply): one connection then carries a loop's commands without
@@ -341,7 +337,7 @@ final class RESPConnection: @unchecked Sendable {
         switch received {
         case .open: socket = .open
         case .endOfFile: socket = .endOfStream
-        case .failed(let code): socket = .failed(String(cString: strerror(code)))
+        case .failed(let code): socket = .failed(TransportError.text(code))
         }
         guard let tls else { return socket }
         do throws(TLSRecordError) {
