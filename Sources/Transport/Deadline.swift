@@ -32,6 +32,15 @@ package struct Deadline: Sendable, Hashable, Comparable {
     }
 
     /// The earlier of two deadlines.
+    /// `duration` after `start`, saturating as `after(seconds:)` does (a negative one:
+    /// `start`). By one division of the two durations' counts, where `Duration.components`
+    /// divides a 128-bit count.
+    package static func after(_ duration: Duration, from start: Deadline = .now) -> Deadline {
+        after(seconds: duration / oneSecond, from: start)
+    }
+
+    private static let oneSecond = Duration.seconds(1)
+
     package func earlier(_ other: Deadline) -> Deadline { min(self, other) }
 
     /// Seconds left until the deadline from `now` (0 once it has passed, at most

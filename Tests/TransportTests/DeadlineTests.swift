@@ -9,12 +9,25 @@ import Transport
     static let oneSecond: UInt64 = 1_000_000_000
     static let clampedMax: UInt64 = oneSecond + 1_000_000 * oneSecond
 
-    @Test(arguments: [
-        (1.5, 2_500_000_000), (0, oneSecond), (-3, oneSecond), (Double.nan, oneSecond),
-        (Double.infinity, clampedMax), (1e300, clampedMax),
-    ] as [(Double, UInt64)])
+    @Test(
+        arguments: [
+            (1.5, 2_500_000_000), (0, oneSecond), (-3, oneSecond), (Double.nan, oneSecond),
+            (Double.infinity, clampedMax), (1e300, clampedMax),
+        ] as [(Double, UInt64)])
     func secondsAreClampedOnce(seconds: Double, expected: UInt64) {
         #expect(Deadline.after(seconds: seconds, from: Self.start).uptimeNanoseconds == expected)
+    }
+
+    /// A `Duration` is clamped as seconds are: a negative one is `start`, a huge one the
+    /// clamped maximum, and a fraction of a second is kept to the nanosecond.
+    @Test(
+        arguments: [
+            (.milliseconds(1_500), 2_500_000_000), (.zero, oneSecond), (.seconds(-3), oneSecond),
+            (.nanoseconds(7), oneSecond + 7), (.seconds(Int64.max), clampedMax),
+            (.seconds(60), oneSecond + 60 * oneSecond),
+        ] as [(Duration, UInt64)])
+    func durationsAreClampedAsSecondsAre(duration: Duration, expected: UInt64) {
+        #expect(Deadline.after(duration, from: Self.start).uptimeNanoseconds == expected)
     }
 
     @Test func secondsLeftAndPassing() {

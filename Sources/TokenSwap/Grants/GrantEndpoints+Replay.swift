@@ -12,18 +12,15 @@ import Transport
 /// answer is sealed (`KeptAnswer`). Swaps never come here: a code is single-use (RFC 6749
 /// §4.1.2) and a repeat must fail as the provider says.
 extension GrantEndpoints {
-    /// How long a claim holds before it frees itself, and how long a waiter waits: the
-    /// provider call's own deadline, and a margin for sealing and the store.
-    var inFlightFor: Duration {
+    /// How long a claim holds before it frees itself, and how long a waiter waits
+    /// (`inFlightFor`): the provider call's own deadline, and a margin for sealing and the
+    /// store.
+    static func inFlightFor(upstreamTimeoutSeconds: Double) -> Duration {
         .nanoseconds(
-            Int64(Deadline.nanoseconds(clamping: upstreamTimeoutSeconds + Self.replayMarginSeconds))
-        )
+            Int64(Deadline.nanoseconds(clamping: upstreamTimeoutSeconds + replayMarginSeconds)))
     }
 
     static let replayMarginSeconds = 2.0
-
-    /// The window's length; zero: off.
-    var replayWindow: Duration { .seconds(refreshReplaySeconds) }
 
     /// The key of a sealed refresh token or device code at `provider`; nil when the window
     /// is off (or the digest is unavailable, when the request runs as before). A value
@@ -54,6 +51,11 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
+        if let claim = state.claimAtOnce(key, inFlightFor: inFlightFor) {
+            return claimed(
+                .success(claim), key: key, provider: provider, refusals: refusals, call: call,
+                replayed: replayed, completion: completion)
+        }
         state.claim(key, inFlightFor: inFlightFor) { [self] claim in
             claimed(
                 claim, key: key, provider: provider, refusals: refusals, call: call,
@@ -78,7 +80,7 @@ extension GrantEndpoints {
             completion: completion
         ) { [self] in
             state.awaitAnswer(
-                key, inFlightFor: inFlightFor, until: .after(seconds: Self.seconds(inFlightFor))
+                key, inFlightFor: inFlightFor, until: .after(inFlightFor)
             ) { [self] claim in
                 proceed(
                     decide(claim, key: key, provider: provider, reason: .inFlight), key: key,
@@ -139,7 +141,7 @@ extension GrantEndpoints {
             await storeAnswer { state.claim(key, inFlightFor: inFlightFor, completion: $0) },
             key: key, provider: provider, reason: .window)
         if case .wait = step {
-            let deadline = Deadline.after(seconds: Self.seconds(inFlightFor))
+            let deadline = Deadline.after(inFlightFor)
             step = decide(
                 await storeAnswer {
                     state.awaitAnswer(
@@ -240,11 +242,6 @@ extension GrantEndpoints {
         await withCheckedContinuation { continuation in
             operation { continuation.resume(returning: $0) }
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) * 1e-18
     }
 }
 

@@ -31,6 +31,10 @@ public final class GrantEndpoints: Sendable {
     let state: any StateStore
     /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
     let refreshReplaySeconds: Int
+    /// The window's length (`refreshReplaySeconds`); zero: off.
+    let replayWindow: Duration
+    /// How long a refresh's claim holds (`GrantEndpoints+Replay`).
+    let inFlightFor: Duration
     /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
     let families: GrantFamilySettings
     /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
@@ -62,6 +66,8 @@ public final class GrantEndpoints: Sendable {
         self.dpop = dpop
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
+        self.replayWindow = .seconds(self.refreshReplaySeconds)
+        self.inFlightFor = Self.inFlightFor(upstreamTimeoutSeconds: upstreamTimeoutSeconds)
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state

@@ -53,10 +53,6 @@ struct AgedTable<Value: Sendable>: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Where `key`'s entry is (`storedValue(at:)`, `remove(at:)`), nil when absent: a slot
-    /// stays the entry's until it is removed.
-    func location(of key: StateKey) -> Int? { slot(of: key) }
-
     /// The value in `slot` and its expiry, live or not; nil when the slot is free.
     func storedValue(at slot: Int) -> (value: Value, expiresAt: Deadline)? {
         guard slot >= 0, slot < values.count, let value = values[slot] else { return nil }
@@ -101,20 +97,21 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// Writes `value` under `key` as the newest entry, as `insert` does, and answers the
-    /// live value it replaced (nil: none, or an expired one): one lookup of the key where
-    /// `value(for:)` and then `insert` take two (a settle, CONTRACT §12). Evicted entries
-    /// are appended to `evicted`.
+    /// live value it replaced (nil: none, or an expired one) and the entry's slot
+    /// (`storedValue(at:)`, `remove(at:)`: a slot stays the entry's until it is removed):
+    /// one lookup of the key (a settle, CONTRACT §12). Evicted entries are appended to
+    /// `evicted`.
     mutating func exchange(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
-    ) -> Value? {
+    ) -> (previous: Value?, slot: Int) {
         guard let slot = slot(of: key) else {
-            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
-            return nil
+            let slot = insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+            return (nil, slot)
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
         overwrite(slot, with: value, expiresAt: expiresAt)
-        return previous
+        return (previous, slot)
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
@@ -140,10 +137,12 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
+    /// Answers the entry's slot.
+    @discardableResult
     private mutating func insertNew(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
-    ) {
+    ) -> Int {
         dropExpiredAtOldEnd(now: now)
         if count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
         let slot: Int
@@ -161,6 +160,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         newest = slot
         if oldest == Self.none { oldest = slot }
         index(key, at: slot)
+        return slot
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {

@@ -70,11 +70,15 @@ extension MemoryStateStore {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
-        completion(.success(claim(key, inFlightFor: inFlightFor)))
+        completion(.success(claimNow(key, inFlightFor: inFlightFor)))
+    }
+
+    package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? {
+        claimNow(key, inFlightFor: inFlightFor)
     }
 
     /// `claim`, answered by its return value (memory never fails).
-    package func claim(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
+    private func claimNow(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
         var evicted: [(key: StateKey, value: ReplayEntry)] = []
         let claim: RefreshClaim = replay.withShard(of: key) { table in
@@ -125,7 +129,7 @@ extension MemoryStateStore {
                 // the key free.
                 return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
             }
-            let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+            let expiresAt = Deadline.after(keepFor, from: now)
             // One lookup: the claim is replaced by the kept answer.
             let previous = table.keep(
                 answer, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
@@ -208,7 +212,7 @@ extension MemoryStateStore {
 
     /// When a claim made `now` lapses.
     private static func until(_ inFlightFor: Duration, from now: Deadline) -> Deadline {
-        Deadline.after(seconds: seconds(inFlightFor), from: now)
+        Deadline.after(inFlightFor, from: now)
     }
 
     /// An entry evicted at the cap: its waiters are told the refresh is still in flight
@@ -243,10 +247,5 @@ extension MemoryStateStore {
     private func deliver(_ deliveries: Deliveries) {
         for _ in 0..<deliveries.evictions { evicted() }
         for (waiter, claim) in deliveries.answers { waiter.answer(claim) }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) * 1e-18
     }
 }

@@ -129,7 +129,7 @@ extension MemoryStateStore {
         completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
     ) {
         let now = clock()
-        let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+        let expiresAt = Deadline.after(keepFor, from: now)
         // One lookup of the key (`valueOrInsert`): a DPoP refresh records a proof id on
         // every request (CONTRACT §13). Evicted records need no settling.
         let recorded = seenTable(key).withShard(of: key) { table in
@@ -153,7 +153,7 @@ extension MemoryStateStore {
         completion: @escaping @Sendable (Result<UInt64, StateStoreError>) -> Void
     ) {
         let now = clock()
-        let expiresAt = Deadline.after(seconds: Self.seconds(keepFor), from: now)
+        let expiresAt = Deadline.after(keepFor, from: now)
         let before = generations.withShard(of: key) { table in
             let newest = table.value(for: key, now: now) ?? 0
             if generation > newest {

@@ -105,7 +105,7 @@ package final class RedisStateStore: StateStore {
             guard case .success(.inFlight) = result, !deadline.hasPassed() else {
                 return completion(result)
             }
-            let next = min(Deadline.after(seconds: Self.seconds(pause)), deadline)
+            let next = min(Deadline.after(pause), deadline)
             let loop = loops.loops.first(where: \.inLoop) ?? loops.next()
             // A `LoopTimer` released is cancelled: the handler holds its own until it runs.
             let held = HeldTimer()
@@ -306,11 +306,6 @@ package final class RedisStateStore: StateStore {
             seconds >= year
             ? year * 1000 : max(0, seconds) * 1000 + max(0, attoseconds) / 1_000_000_000_000_000
         return Array(String(max(floor, whole)).utf8)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
     /// The bucket script's arguments: the rate per millisecond (a rate that is not a

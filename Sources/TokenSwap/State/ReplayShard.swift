@@ -88,10 +88,10 @@ struct ReplayShard: TableShard {
         makeRoom(for: answer.count, now: now, evicted: &evicted)
         guard let span = ring.append(answer) else { return remove(key, now: now) }
         let first = evicted.count
-        let previous = table.exchange(
+        let (previous, slot) = table.exchange(
             .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now,
             evicted: &evicted)
-        if let slot = table.location(of: key) { ring.assignSlot(slot) }
+        ring.assignSlot(slot)
         release(evicted[first...])
         if case .kept(let replaced, _)? = previous { ring.release(replaced) }
         return previous

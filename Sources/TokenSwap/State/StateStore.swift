@@ -35,6 +35,11 @@ package protocol StateStore: Sendable {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void)
 
+    /// `claim`, answered by its return value by a store that answers at once and never
+    /// fails (memory); nil from a store that answers only through `claim`'s completion
+    /// (the default). A refresh asks this first, so the usual path allocates no completion.
+    func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim?
+
     /// Ends the claim of `key`: with `answer` (sealed by the caller) kept for `keepFor`,
     /// or with nil (nothing to keep: a 429, a 5xx, a refused proof) the key is freed.
     /// Waiters of `awaitAnswer` are answered either way. A `keepFor` of zero hands `answer`
@@ -104,6 +109,10 @@ package protocol StateStore: Sendable {
     func raiseGeneration(
         _ key: StateKey, to generation: UInt64, keepFor: Duration,
         completion: @escaping @Sendable (Result<UInt64, StateStoreError>) -> Void)
+}
+
+extension StateStore {
+    package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? { nil }
 }
 
 /// What a claim found under a refresh's key.
