@@ -373,6 +373,28 @@ to_us() { # 123.45us | 1.23ms | 1.2s -> microseconds
         else if (v ~ /s$/) { sub(/s$/, "", v); print v * 1000000 } }'
 }
 field() { echo "$2" | sed "s/.* $1=\([^ ]*\).*/\1/"; }
+# BENCH_PIN=1: what is measured runs on the last CPU and the load (wrk, clients, the nginx
+# stub) on the others (taskset), so the load shares neither a core nor its caches with
+# the process measured; both sides of a comparison are pinned alike. `pin_measured PID…`
+# and `pin_load PID…` move running processes (every thread); `$on_load` prefixes a load
+# command (empty when not pinning).
+on_load=()
+if [ -n "${BENCH_PIN:-}" ]; then
+    pin_cpu=$(($(nproc) - 1))
+    [ "$pin_cpu" -ge 1 ] || { echo "bench: BENCH_PIN needs two CPUs" >&2; exit 2; }
+    on_load=(taskset -c "0-$((pin_cpu - 1))")
+fi
+pin_measured() {
+    [ -n "${BENCH_PIN:-}" ] || return 0
+    local pid
+    for pid in "$@"; do taskset -a -p -c "$pin_cpu" "$pid" >/dev/null; done
+}
+pin_load() {
+    [ -n "${BENCH_PIN:-}" ] || return 0
+    local pid
+    for pid in "$@"; do taskset -a -p -c "0-$((pin_cpu - 1))" "$pid" >/dev/null; done
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # A cost counted per refresh, deterministic unlike a time (scripts/bench.d/allocs and
