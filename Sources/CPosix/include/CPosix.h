@@ -1,5 +1,6 @@
 // POSIX pieces Swift's Glibc overlay does not expose cleanly (flag enums imported as
-// structs, GNU-only calls). Keep this small: everything else is called from Swift.
+// structs, GNU-only calls), and the one memory primitive Swift cannot say (stores that
+// bypass the caches). Keep this small: everything else is called from Swift.
 #ifndef C_POSIX_H
 #define C_POSIX_H
 
@@ -28,5 +29,11 @@ int tokenswap_epoll_wait(int epfd, int *fds, unsigned *ready, int max, int timeo
 int tokenswap_eventfd(void);
 void tokenswap_eventfd_signal(int fd);
 void tokenswap_eventfd_drain(int fd);
+
+/// memcpy and zeroing with non-temporal stores (x86-64; plain ones elsewhere), for bytes
+/// written once and seldom read soon after, into memory last touched long ago: no cache
+/// line is read first, and none evicted for them. Ordered before the caller's next store.
+void tokenswap_copy_streaming(void *target, const void *source, size_t count);
+void tokenswap_zero_streaming(void *target, size_t count);
 
 #endif

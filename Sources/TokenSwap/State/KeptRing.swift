@@ -1,3 +1,5 @@
+import CPosix
+
 /// The sealed kept answers of one shard of the replay table (CONTRACT §12), one after another
 /// in one byte buffer used as a ring, instead of one heap allocation each.
 ///
@@ -15,6 +17,12 @@
 /// never wraps around the buffer's end: when it would, the bytes up to the end are
 /// skipped. An answer released or dropped is zeroed at once: nothing is left to read,
 /// sealed or not.
+///
+/// Answers are written and zeroed by non-temporal stores (`tokenswap_copy_streaming`): a
+/// full table's ring is larger than the last-level cache, the bytes written are those an
+/// answer of a window ago left, and an answer is seldom read again. Plain stores would
+/// read each of those lines from memory first and push the table's index, the request's
+/// own data and the kernel's socket buffers out of the cache to hold bytes nobody reads.
 struct KeptRing: Sendable {
     /// Where a kept answer lies: its logical start and length, and its record's number.
     struct Span: Sendable, Equatable {
@@ -99,10 +107,10 @@ struct KeptRing: Sendable {
         let offset = physical(start)
         storage.withUnsafeMutableBufferPointer { buffer in
             answer.withUnsafeBufferPointer { answer in
-                guard let source = answer.baseAddress, let target = buffer.baseAddress else {
-                    return
-                }
-                (target + offset).update(from: source, count: answer.count)
+                guard let source = answer.baseAddress, let target = buffer.baseAddress,
+                    offset + answer.count <= buffer.count
+                else { return }
+                tokenswap_copy_streaming(target + offset, source, answer.count)
             }
         }
         head = start + answer.count
@@ -221,8 +229,8 @@ struct KeptRing: Sendable {
         guard span.count > 0 else { return }
         let start = physical(span.start)
         storage.withUnsafeMutableBufferPointer { buffer in
-            UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + span.count)])
-                .update(repeating: 0)
+            guard let base = buffer.baseAddress, start + span.count <= buffer.count else { return }
+            tokenswap_zero_streaming(base + start, span.count)
         }
     }
 }
