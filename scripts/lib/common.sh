@@ -380,7 +380,7 @@ field() { echo "$2" | sed "s/.* $1=\([^ ]*\).*/\1/"; }
 # command (empty when not pinning).
 on_load=()
 if [ -n "${BENCH_PIN:-}" ]; then
-    pin_cpu=$(($(nproc) - 1))
+    pin_cpu=$(($(getconf _NPROCESSORS_ONLN) - 1))
     [ "$pin_cpu" -ge 1 ] || { echo "bench: BENCH_PIN needs two CPUs" >&2; exit 2; }
     on_load=(taskset -c "0-$((pin_cpu - 1))")
 fi
