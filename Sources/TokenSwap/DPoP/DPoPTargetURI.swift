@@ -25,13 +25,16 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// that sends the normal form (most do) matches as text.
     func isSpelled(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { text in
-            guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
-            else { return false }
-            var rest = text
-            return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
-                && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
-        }
+        return text.withUTF8 { isSpelled($0) }
+    }
+
+    /// `isSpelled` of a text given as its UTF-8.
+    func isSpelled(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
+        else { return false }
+        var rest = text
+        return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
+            && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
     }
 
     /// Whether `rest` starts with `prefix`, which it then no longer holds.
