@@ -1,5 +1,13 @@
 import Sealing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A JWS in compact serialization (RFC 7515 §7.1): three base64url parts, the protected
 /// header and the payload each a JSON object, and the signature's bytes. Parsed for DPoP
 /// proofs (RFC 9449 §4.2), which arrive from any client in a request header, so every
@@ -40,11 +48,10 @@ struct CompactJWS<Header: Sendable>: Sendable {
         }
         // The grammar is ASCII, so it is read as bytes: the dots split it, and every part
         // must decode as base64url, which no other byte does.
-        let dot = UInt8(ascii: ".")
-        guard let first = text.firstIndex(of: dot),
-            let second = text[(first + 1)...].firstIndex(of: dot),
-            !text[(second + 1)...].contains(dot)
-        else { throw .invalid("proof is not three base64url parts") }
+        guard let dots = text.withUnsafeBufferPointer(Self.twoDots) else {
+            throw .invalid("proof is not three base64url parts")
+        }
+        let (first, second) = (text.startIndex + dots.first, text.startIndex + dots.second)
         let parts = (
             header: text[..<first], payload: text[(first + 1)..<second],
             signature: text[(second + 1)...]
@@ -63,6 +70,22 @@ struct CompactJWS<Header: Sendable>: Sendable {
         }
         self.signature = signature
         signingInput = text[..<second]
+    }
+
+    /// The offsets of the text's two dots, nil unless it has exactly two; found by
+    /// `memchr`, which reads a proof of a kilobyte many bytes at a time.
+    private static func twoDots(_ text: UnsafeBufferPointer<UInt8>) -> (first: Int, second: Int)? {
+        guard let start = text.baseAddress else { return nil }
+        func dot(from offset: Int) -> Int? {
+            guard offset < text.count,
+                let found = memchr(start + offset, Int32(UInt8(ascii: ".")), text.count - offset)
+            else { return nil }
+            return start.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        guard let first = dot(from: 0), let second = dot(from: first + 1),
+            dot(from: second + 1) == nil
+        else { return nil }
+        return (first, second)
     }
 }
 
