@@ -96,7 +96,25 @@ struct AgedTable<Value: Sendable>: Sendable {
             overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
         }
-        insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now) {
+            evicted.append(oldest)
+        }
+        return nil
+    }
+
+    /// `valueOrInsert` for entries that need no settling when evicted (seen-once records):
+    /// what an insert at the cap evicts is dropped, not collected, so it allocates nothing.
+    mutating func valueOrInsert(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    )
+        -> Value?
+    {
+        if let slot = slot(of: key) {
+            if slots[slot].expiresAt > now { return values[slot] }
+            overwrite(slot, with: value, expiresAt: expiresAt)
+            return nil
+        }
+        insertNew(value, for: key, expiresAt: expiresAt, now: now)
         return nil
     }
 
@@ -109,7 +127,9 @@ struct AgedTable<Value: Sendable>: Sendable {
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
         guard let slot = slot(of: key) else {
-            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+            if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now) {
+                evicted.append(oldest)
+            }
             return nil
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
@@ -126,8 +146,8 @@ struct AgedTable<Value: Sendable>: Sendable {
         var evicted: [(key: StateKey, value: Value)] = []
         if let slot = slot(of: key) {
             overwrite(slot, with: value, expiresAt: expiresAt)
-        } else {
-            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        } else if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now) {
+            evicted.append(oldest)
         }
         return evicted
     }
@@ -139,13 +159,14 @@ struct AgedTable<Value: Sendable>: Sendable {
         moveToNewEnd(slot)
     }
 
-    /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
+    /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room,
+    /// and is answered.
+    @discardableResult
     private mutating func insertNew(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) {
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    ) -> (key: StateKey, value: Value)? {
         dropExpiredAtOldEnd(now: now)
-        if count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
+        let evicted = count >= capacity ? evictOldest() : nil
         let slot: Int
         let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
         if let reused = freeSlots.popLast() {
@@ -161,6 +182,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         newest = slot
         if oldest == Self.none { oldest = slot }
         index(key, at: slot)
+        return evicted
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {
