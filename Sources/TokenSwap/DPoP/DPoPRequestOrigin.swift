@@ -1,6 +1,14 @@
 import HTTPCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where a request was sent, as a proof's `htu` must name it (CONTRACT §13): the scheme
 /// and host of `TOKENSWAP_PUBLIC_URL` when set; else, when the peer is a trusted proxy
 /// (`TOKENSWAP_TRUSTED_PROXIES`), `X-Forwarded-Proto` and `X-Forwarded-Host` where it sent
@@ -69,15 +77,29 @@ struct DPoPRequestOrigin: Sendable {
     /// for byte: `String`'s `==` would take a canonically equivalent spelling (a Kelvin
     /// sign for a `K`) for the host it stands beside, which the normal form refuses.
     private func base(scheme: String, authority: String) -> DPoPTargetURI.Base? {
-        if let known = latest.entry.withLock({ $0 }),
-            known.scheme.utf8.elementsEqual(scheme.utf8),
-            known.authority.utf8.elementsEqual(authority.utf8)
-        {
-            return known.base
+        let known = latest.entry.withLock { entry -> DPoPTargetURI.Base?? in
+            guard let entry, Self.sameBytes(entry.scheme, scheme),
+                Self.sameBytes(entry.authority, authority)
+            else { return nil }
+            return .some(entry.base)
         }
+        if let known { return known }
         let base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
         latest.entry.withLock { $0 = (scheme, authority, base) }
         return base
+    }
+
+    /// Whether two texts are the same bytes, compared in place where they are contiguous.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        let compared: Bool?? = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                return memcmp(a, b, count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// One field value with one element: a list (several proxies' values) names no
