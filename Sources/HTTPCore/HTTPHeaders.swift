@@ -87,6 +87,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Every value of the named field as its bytes, in order, undecoded: slices of the
+    /// received head (no copy), or a built field's UTF-8. For a value read as bytes
+    /// anyway, such as a DPoP proof of a kilobyte on every request that carries one.
+    public func valueBytes(_ name: String) -> [ArraySlice<UInt8>] {
+        guard isReceived else {
+            return built.filter { Self.namesMatch($0.name, name) }.map { Array($0.value.utf8)[...] }
+        }
+        return ranges.filter { Self.name($0, in: head, is: name) }.map { head[$0.value] }
+    }
+
     public func contains(_ name: String) -> Bool {
         isReceived
             ? ranges.contains { Self.name($0, in: head, is: name) }

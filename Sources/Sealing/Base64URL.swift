@@ -24,7 +24,7 @@ public enum Base64URL {
 
     /// The byte count `characterCount` characters decode to, or nil for an impossible
     /// length (1 mod 4 leaves 6 bits, less than a byte).
-    static func decodedLength(characterCount: Int) -> Int? {
+    package static func decodedLength(characterCount: Int) -> Int? {
         switch characterCount % 4 {
         case 0: characterCount / 4 * 3
         case 2: characterCount / 4 * 3 + 1
@@ -77,7 +77,7 @@ public enum Base64URL {
     /// Decodes `text` into `output`, which must hold at least
     /// `decodedLength(characterCount: text.count)` bytes; returns the number of bytes
     /// written, or nil if `text` is not canonical unpadded base64url.
-    static func decode(
+    package static func decode(
         _ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer
     )
         -> Int?

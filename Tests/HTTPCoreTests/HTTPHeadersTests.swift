@@ -17,6 +17,25 @@ import Testing
         #expect(headers.count == 2)
     }
 
+    /// A value read as bytes is the received head's bytes as they came (obs-text not
+    /// replaced, as `values` does), or a built field's UTF-8; every field of the name.
+    @Test func valueBytesAreTheFieldsOwnBytes() {
+        let head = Array("DPoP: a.b".utf8) + [0xFF] + Array("c\r\nX: 1\r\ndpop: d\r\n".utf8)
+        let ranges = [
+            FieldRange(name: 0..<4, value: 6..<11), FieldRange(name: 13..<14, value: 16..<17),
+            FieldRange(name: 19..<23, value: 25..<26),
+        ]
+        let received = HTTPHeaders(received: head, ranges: ranges)
+        #expect(
+            received.valueBytes("DPOP").map(Array.init) == [
+                Array("a.b".utf8) + [0xFF, 0x63], [0x64],
+            ])
+        #expect(received.valueBytes("missing").isEmpty)
+        #expect(received.values("x") == ["1"])
+        let built = HTTPHeaders([("DPoP", "a.b"), ("X", "1"), ("dpop", "é")])
+        #expect(built.valueBytes("dpop").map(Array.init) == [Array("a.b".utf8), Array("é".utf8)])
+    }
+
     @Test func namesMatchOnlyAsciiCaseFolds() {
         #expect(HTTPHeaders.namesMatch("X-Y", "x-y"))
         #expect(!HTTPHeaders.namesMatch("X-Y", "x-z"))

@@ -41,4 +41,24 @@ import Transport
         }
         #expect(table.keysOldestFirst == order)
     }
+
+    /// The seen-once insert (a DPoP proof id, CONTRACT §13) answers a live entry, writes
+    /// an absent or expired one, and at the cap evicts the oldest as the collecting insert
+    /// does, keeping nothing of it.
+    @Test func aSeenOnceInsertEvictsTheOldestAtTheCap() throws {
+        let now = Deadline(uptimeNanoseconds: 1_000_000_000)
+        let later = Deadline(uptimeNanoseconds: 100_000_000_000)
+        var table = AgedTable<Bool>(capacity: 3)
+        let keys = try (0..<5).map { try #require(StateKey(.proofID, value: "J\($0)")) }
+        for key in keys[..<3] {
+            #expect(table.valueOrInsert(true, for: key, expiresAt: later, now: now) == nil)
+        }
+        #expect(table.valueOrInsert(false, for: keys[0], expiresAt: later, now: now) == true)
+        #expect(table.valueOrInsert(true, for: keys[3], expiresAt: later, now: now) == nil)
+        #expect(table.count == 3)
+        #expect(table.keysOldestFirst == Array(keys[1...3]))
+        // Past its expiry an entry is written again, as absent.
+        #expect(table.valueOrInsert(true, for: keys[1], expiresAt: later, now: later) == nil)
+        #expect(table.keysOldestFirst == [keys[2], keys[3], keys[1]])
+    }
 }

@@ -191,6 +191,39 @@ import Transport
         #expect(isInvalid(check(maker.proof(claims: absent))))
     }
 
+    /// Each claim of another JSON type than the rule's, or missing, is refused; what JSON
+    /// escapes spell is read as its text (RFC 8259 §7), as the parser always read it.
+    @Test func claimsOfAnotherTypeOrMissingAreRefused() throws {
+        let htu = DPoPProofMaker.htu
+        for claims in [
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":1,"htu":"\#(htu)","iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":null,"iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":["\#(htu)"],"iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":"\#(htu)","iat":true}"#,
+            #"{"jti":["e1j3V_bKic8-LAEB"],"htm":"POST","htu":"\#(htu)","iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htu":"\#(htu)","iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","iat":1767225600}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":"\#(htu)"}"#,
+            #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":"\#(htu)","iat":1767225600,"iat":1}"#,
+        ] {
+            #expect(isInvalid(check(maker.proof(claims: claims))))
+        }
+        let current = try #require(nonces.current(now: Self.now))
+        for nonce in ["5", "null", #"["\#(current)"]"#, #"{"n":"\#(current)"}"#] {
+            let claims = DPoPProofMaker.claims(extra: #","nonce":\#(nonce)"#)
+            #expect(
+                check(maker.proof(claims: claims), with: nonceChecker) == .failure(.nonceRequired))
+        }
+        let escapedHTU = htu.split(separator: "/", omittingEmptySubsequences: false)
+            .joined(separator: #"\/"#)
+        let escaped =
+            #"{"jti":"e1j3V_bKic8-\u004cAEB","htm":"P\u004fST","htu":"\#(escapedHTU)","iat":1767225600,"nonce":"\#(current)"}"#
+        let proof = try check(maker.proof(claims: escaped), with: nonceChecker).get()
+        #expect(proof.jti == "e1j3V_bKic8-LAEB")
+        let nested = DPoPProofMaker.claims(extra: #","cnf":{"jkt":[1,{"a":null}]}"#)
+        #expect((try? check(maker.proof(claims: nested)).get()) != nil)
+    }
+
     @Test func htmIsTheRequestMethod() {
         #expect(isInvalid(check(maker.proof(claims: DPoPProofMaker.claims(htm: "GET")))))
         #expect(isInvalid(check(maker.proof(claims: DPoPProofMaker.claims(htm: "post")))))

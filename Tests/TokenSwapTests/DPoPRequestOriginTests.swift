@@ -96,4 +96,32 @@ import Testing
             Self.origin().target(of: Self.request(headers: [("Host", "a"), ("Host", "b")])) == nil)
         #expect(Self.origin().target(of: Self.request(headers: [("Host", "a b")])) == nil)
     }
+
+    /// The normal form of the host before is reused only for the same bytes: one origin
+    /// asked about several hosts in turn answers each as a fresh one would, a spelling
+    /// that `String` deems equal (a Kelvin sign for `K`) is not taken for its neighbour,
+    /// and a public URL that is no URI proves nothing.
+    @Test func theHostBeforeIsReusedOnlyForTheSameBytes() {
+        let origin = Self.origin()
+        for host in [
+            "Kelvin.Example", "kelvin.example", "Kelvin.example", "\u{212A}elvin.example",
+            "Kelvin.Example",
+            "tokens.example:80", "tokens.example:8080", "tokens.example:80", "a b",
+            "Kelvin.Example",
+        ] {
+            let request = Self.request(headers: [("Host", host)])
+            let fresh = Self.origin().target(of: request)
+            #expect(origin.target(of: request) == fresh)
+            #expect(origin.target(of: request) == fresh)
+        }
+        #expect("\u{212A}elvin.example" == "Kelvin.example")
+        _ = origin.target(of: Self.request(headers: [("Host", "Kelvin.example")]))
+        #expect(
+            origin.target(of: Self.request(headers: [("Host", "\u{212A}elvin.example")])) == nil)
+        #expect(
+            origin.target(of: Self.request(headers: [("Host", "Kelvin.Example")]))?.description
+                == "http://kelvin.example/v1/spotify/refresh")
+        #expect(
+            Self.origin(publicURL: "https://user@tokens.example").target(of: Self.request()) == nil)
+    }
 }

@@ -9,8 +9,9 @@ import TokenSwap
 // of a header and claims (before and after the first one), encoded and given a 64-byte
 // signature, so that mutations reach the JSON rules instead of dying in base64url.
 // Besides "never crash": an outcome is one of the metric's labels, a proof with two
-// fields is never valid, only a valid proof has a thumbprint (of 32 bytes), and `htu`
-// normalisation is a fixed point.
+// fields is never valid, only a valid proof has a thumbprint (of 32 bytes), `htu`
+// normalisation is a fixed point, and the flat claims reader agrees with the JSON parser on
+// the input and on its claims half (what it reads, the parser reads to the same members).
 
 /// 2026-01-01, the time the seeds' `iat` says, so valid seeds stay valid on any day.
 private let now: Int64 = 1_767_225_600
@@ -33,6 +34,12 @@ private func check(_ fields: [String]) {
     }
 }
 
+private func checkClaimReaders(_ bytes: [UInt8]) {
+    guard FuzzEntryPoints.dpopClaimReadersAgree(bytes) else {
+        fatalError("dpop: the flat claims reader and the JSON parser disagree")
+    }
+}
+
 private func checkTarget(_ text: String) {
     guard let once = FuzzEntryPoints.normalisedDPoPTarget(text) else { return }
     guard FuzzEntryPoints.normalisedDPoPTarget(once) == once else {
@@ -47,9 +54,11 @@ public func fuzzDPoP(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     check([text])
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.count > 1 { check(lines) }
+    checkClaimReaders(bytes)
     if let newline = bytes.firstIndex(of: 0x0A) {
         let header = Array(bytes[..<newline])
         let claims = Array(bytes[(newline + 1)...])
+        checkClaimReaders(claims)
         let signature = [UInt8](repeating: 0x5A, count: 64)
         check([
             Base64URL.encode(header) + "." + Base64URL.encode(claims) + "."

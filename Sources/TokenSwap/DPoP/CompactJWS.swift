@@ -1,5 +1,13 @@
 import Sealing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A JWS in compact serialization (RFC 7515 §7.1): three base64url parts, the protected
 /// header and the payload each a JSON object, and the signature's bytes. Parsed for DPoP
 /// proofs (RFC 9449 §4.2), which arrive from any client in a request header, so every
@@ -7,7 +15,8 @@ import Sealing
 /// exactly two dots, no empty part, strict unpadded base64url (`Base64URL`), strict JSON
 /// with duplicate member names refused (`JSONParser`). The signature is not checked
 /// here (`DPoPProofChecker` does, after the header says which key). The header is read
-/// by the caller's function (`Header`), which may answer from what it read before.
+/// by the caller's function (`Header`), which may answer from what it read before; the
+/// payload is left encoded for the caller to read (`DPoPClaims.decode`), within its bound.
 struct CompactJWS<Header: Sendable>: Sendable {
     /// The whole text; a proof with a P-256 `jwk`, a 256-character `jti` and a long
     /// `htu` is well below it.
@@ -19,33 +28,33 @@ struct CompactJWS<Header: Sendable>: Sendable {
     static var maxSignatureByteCount: Int { 512 }
 
     let header: Header
-    let payload: [JSONValue.Member]
+    /// The payload's base64url text, not empty and within `maxPayloadByteCount` once
+    /// decoded: a slice of the text.
+    let payload: ArraySlice<UInt8>
     /// The ASCII bytes `header.payload` that the signature covers (RFC 7515 §5.2): a
-    /// slice of the text's one copy.
+    /// slice of the text.
     let signingInput: ArraySlice<UInt8>
     let signature: [UInt8]
 
-    /// Splits and decodes `text`; `readHeader` gets the header's base64url text (not
-    /// empty, within the size bound) and reads it, usually with `JOSEObject.decode`.
+    /// Splits `text` (a field value's bytes, not copied: the parts are slices of it) and
+    /// decodes the signature; `readHeader` gets the header's base64url text (not empty,
+    /// within the size bound) and reads it, usually with `JOSEObject.decode`.
     init(
-        parsing text: Substring,
+        parsing text: ArraySlice<UInt8>,
         header readHeader: (ArraySlice<UInt8>) throws(DPoPProofFailure) -> Header
     ) throws(DPoPProofFailure) {
-        guard text.utf8.count <= Self.maxTextLength else {
+        guard text.count <= Self.maxTextLength else {
             throw .invalid("proof longer than \(Self.maxTextLength) characters")
         }
         // The grammar is ASCII, so it is read as bytes: the dots split it, and every part
         // must decode as base64url, which no other byte does.
-        var text = text
-        let bytes = text.withUTF8 { Array($0) }
-        let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot),
-            let second = bytes[(first + 1)...].firstIndex(of: dot),
-            !bytes[(second + 1)...].contains(dot)
-        else { throw .invalid("proof is not three base64url parts") }
+        guard let dots = text.withUnsafeBufferPointer(Self.twoDots) else {
+            throw .invalid("proof is not three base64url parts")
+        }
+        let (first, second) = (text.startIndex + dots.first, text.startIndex + dots.second)
         let parts = (
-            header: bytes[..<first], payload: bytes[(first + 1)..<second],
-            signature: bytes[(second + 1)...]
+            header: text[..<first], payload: text[(first + 1)..<second],
+            signature: text[(second + 1)...]
         )
         guard parts.header.count <= Base64URL.encodedLength(byteCount: Self.maxHeaderByteCount),
             parts.payload.count <= Base64URL.encodedLength(byteCount: Self.maxPayloadByteCount),
@@ -54,12 +63,29 @@ struct CompactJWS<Header: Sendable>: Sendable {
         else { throw .invalid("proof part too long") }
         guard !parts.header.isEmpty else { throw .invalid("header is not base64url") }
         header = try readHeader(parts.header)
-        payload = try JOSEObject.decode(parts.payload, part: "payload")
+        guard !parts.payload.isEmpty else { throw .invalid("payload is not base64url") }
+        payload = parts.payload
         guard !parts.signature.isEmpty, let signature = Base64URL.decode(parts.signature) else {
             throw .invalid("signature is not base64url")
         }
         self.signature = signature
-        signingInput = bytes[..<second]
+        signingInput = text[..<second]
+    }
+
+    /// The offsets of the text's two dots, nil unless it has exactly two; found by
+    /// `memchr`, which reads a proof of a kilobyte many bytes at a time.
+    private static func twoDots(_ text: UnsafeBufferPointer<UInt8>) -> (first: Int, second: Int)? {
+        guard let start = text.baseAddress else { return nil }
+        func dot(from offset: Int) -> Int? {
+            guard offset < text.count,
+                let found = memchr(start + offset, Int32(UInt8(ascii: ".")), text.count - offset)
+            else { return nil }
+            return start.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        guard let first = dot(from: 0), let second = dot(from: first + 1),
+            dot(from: second + 1) == nil
+        else { return nil }
+        return (first, second)
     }
 }
 

@@ -70,7 +70,7 @@ package final class DPoPGate: Sendable {
         completion: @escaping @Sendable (DPoPInspection) -> Void
     ) {
         let mode = settings.mode(for: provider.name)
-        let fields = request.headers.values("DPoP")
+        let fields = request.headers.valueBytes("DPoP")
         guard mode != .off else {
             return completion(
                 DPoPInspection(mode: .off, carriedHeader: false, proof: .success(nil)))
@@ -85,7 +85,7 @@ package final class DPoPGate: Sendable {
                 .failure(.init(.invalidDPoPProof("the request has no host to prove"), .invalid)))
         }
         switch checker.check(
-            fields: fields, method: request.method.rawValue, target: target, now: now())
+            fieldBytes: fields, method: request.method.rawValue, target: target, now: now())
         {
         case .failure(.nonceRequired):
             finish(.failure(.init(.useDPoPNonce, .nonceRequired)))

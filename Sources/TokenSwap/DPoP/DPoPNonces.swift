@@ -43,16 +43,19 @@ struct DPoPNonces: Sendable {
     /// `Base64URL` decodes nothing else, so the texts are equal exactly when the MACs are,
     /// and the presented nonce needs no decoding.
     func accepts(_ nonce: String, now: Int64) -> Bool {
-        guard nonce.utf8.count == Self.textByteCount, let nonces = nonces(at: Self.step(now))
-        else { return false }
         var nonce = nonce
-        return nonce.withUTF8 { presented in
-            var accepted = false
-            for expected in nonces.accepted {
-                accepted = Self.constantTimeEqual(expected, presented) || accepted
-            }
-            return accepted
+        return nonce.withUTF8 { accepts($0, now: now) }
+    }
+
+    /// `accepts` of a nonce given as its bytes (a proof's claim, read in place).
+    func accepts(_ presented: UnsafeBufferPointer<UInt8>, now: Int64) -> Bool {
+        guard presented.count == Self.textByteCount, let nonces = nonces(at: Self.step(now))
+        else { return false }
+        var accepted = false
+        for expected in nonces.accepted {
+            accepted = Self.constantTimeEqual(expected, presented) || accepted
         }
+        return accepted
     }
 
     /// A nonce's length as text.

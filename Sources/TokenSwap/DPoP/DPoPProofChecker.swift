@@ -41,51 +41,38 @@ struct DPoPProofChecker: Sendable {
     /// window, and a second more.
     var replayWindow: Duration { .seconds(maxAgeSeconds + Self.maxFutureSeconds + 1) }
 
-    /// Checks the request's `DPoP` field values (every field of that name, in order)
-    /// against the request's `method` and `target` at `now` (Unix seconds).
-    func check(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
-        -> Result<DPoPProof, DPoPProofFailure>
-    {
+    /// Checks the request's `DPoP` field values (every field of that name, in order, as
+    /// their bytes) against the request's `method` and `target` at `now` (Unix seconds).
+    func check(
+        fieldBytes fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI, now: Int64
+    ) -> Result<DPoPProof, DPoPProofFailure> {
         Result { () throws(DPoPProofFailure) in
             try verify(fields: fields, method: method, target: target, now: now)
         }
     }
 
-    private func verify(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
-        throws(DPoPProofFailure) -> DPoPProof
+    /// `check` of field values given as text.
+    func check(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
+        -> Result<DPoPProof, DPoPProofFailure>
     {
+        check(
+            fieldBytes: fields.map { Array($0.utf8)[...] }, method: method, target: target,
+            now: now)
+    }
+
+    private func verify(
+        fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI, now: Int64
+    ) throws(DPoPProofFailure) -> DPoPProof {
         guard let field = fields.first else { throw .missing }
         // RFC 9449 §4.3 point 1: exactly one field (a list in one field is not a JWS).
         guard fields.count == 1 else { throw .invalid("more than one DPoP field") }
-        let jws = try CompactJWS(parsing: Substring(field)) { encoded throws(DPoPProofFailure) in
+        let jws = try CompactJWS(parsing: field) { encoded throws(DPoPProofFailure) in
             try keys.key(of: encoded)
         }
         let key = jws.header
-        let claims = jws.payload
-
-        guard let jti = claims[member: "jti"]?.stringValue,
-            Self.jtiCharacterCounts.contains(Self.characterCount(jti))
-        else { throw .invalid("jti is not a string of 16 to 256 characters") }
-        guard claims[member: "htm"]?.stringValue == method else {
-            throw .invalid("htm is not the request method")
-        }
-        // A client that sends the normal form (most do) matches it as text; the normal
-        // form parses back to itself, so this answers as the comparison below would.
-        guard let htu = claims[member: "htu"]?.stringValue,
-            target.isSpelled(htu) || DPoPTargetURI(htu) == target
-        else {
-            throw .invalid("htu is not the request URI")
-        }
-        guard case .number(let iatText) = claims[member: "iat"],
-            let issuedAt = Self.seconds(iatText)
-        else { throw .invalid("iat is not a number") }
-        guard issuedAt >= now.subtractingSaturated(maxAgeSeconds),
-            issuedAt <= now.addingSaturated(Self.maxFutureSeconds)
-        else { throw .invalid("iat outside the accepted window") }
-        if let nonces {
-            guard let nonce = claims[member: "nonce"]?.stringValue,
-                nonces.accepts(nonce, now: now)
-            else { throw .nonceRequired }
+        let (jti, issuedAt) = try DPoPClaims.decode(jws.payload) {
+            text, claims throws(DPoPProofFailure) in
+            try checkClaims(claims, in: text, method: method, target: target, now: now)
         }
         guard jws.signature.count == P256PublicKey.signatureByteCount else {
             throw .invalid("signature is not 64 bytes")
@@ -94,6 +81,42 @@ struct DPoPProofChecker: Sendable {
             throw .invalid("signature does not verify")
         }
         return DPoPProof(key: key.key, thumbprint: key.thumbprint, jti: jti, issuedAt: issuedAt)
+    }
+
+    /// The claims' rules (RFC 9449 §4.3 points 8–11, CONTRACT §13) on `claims`, whose
+    /// ranges are into `text`: the `jti` and `iat` of a proof that passes them.
+    private func checkClaims(
+        _ claims: DPoPClaims, in text: UnsafeBufferPointer<UInt8>, method: String,
+        target: DPoPTargetURI, now: Int64
+    ) throws(DPoPProofFailure) -> (jti: String, issuedAt: Int64) {
+        func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: text[range])
+        }
+        guard let jti = claims.jti.map(bytes),
+            Self.jtiCharacterCounts.contains(Self.characterCount(jti))
+        else { throw .invalid("jti is not a string of 16 to 256 characters") }
+        guard let htm = claims.htm.map(bytes), htm.elementsEqual(method.utf8) else {
+            throw .invalid("htm is not the request method")
+        }
+        // A client that sends the normal form (most do) matches it as text; the normal
+        // form parses back to itself, so this answers as the comparison below would.
+        guard let htu = claims.htu.map(bytes),
+            target.isSpelled(htu) || DPoPTargetURI(String(decoding: htu, as: UTF8.self)) == target
+        else {
+            throw .invalid("htu is not the request URI")
+        }
+        guard let issuedAt = claims.iat.map(bytes).flatMap(Self.seconds) else {
+            throw .invalid("iat is not a number")
+        }
+        guard issuedAt >= now.subtractingSaturated(maxAgeSeconds),
+            issuedAt <= now.addingSaturated(Self.maxFutureSeconds)
+        else { throw .invalid("iat outside the accepted window") }
+        if let nonces {
+            guard let nonce = claims.nonce.map(bytes), nonces.accepts(nonce, now: now) else {
+                throw .nonceRequired
+            }
+        }
+        return (String(decoding: jti, as: UTF8.self), issuedAt)
     }
 
     /// A header's key, checked, and its thumbprint.
@@ -176,20 +199,41 @@ struct DPoPProofChecker: Sendable {
         return key
     }
 
-    /// The text's Unicode scalars, counted as bytes when it is ASCII (a UUID, as most
-    /// clients send): the same number, without decoding the scalars.
-    static func characterCount(_ text: String) -> Int {
-        let isASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } }
-        return isASCII == true ? text.utf8.count : text.unicodeScalars.count
+    /// The text's Unicode scalars (its UTF-8, valid: every byte but a continuation byte
+    /// starts one), so an ASCII `jti` (a UUID, as most clients send) counts its bytes.
+    static func characterCount(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 
-    /// A NumericDate (RFC 7519 §2): whole seconds, a fraction dropped; nil for an exponent
-    /// or a value outside Int64.
-    static func seconds(_ text: String) -> Int64? {
-        guard !text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+    static func characterCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { characterCount($0) }
+    }
+
+    /// A NumericDate (RFC 7519 §2) from a JSON number's text: whole seconds, a fraction
+    /// dropped; nil for an exponent or a value outside Int64.
+    static func seconds(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !text.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
         else { return nil }
-        let point = text.utf8.firstIndex(of: UInt8(ascii: ".")) ?? text.endIndex
-        return Int64(text[..<point])
+        var digits = text.prefix { $0 != UInt8(ascii: ".") }[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+            // A negative value gathers below zero, so Int64.min is read too.
+            let (next, carry) =
+                negative
+                ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            value = next
+        }
+        return value
     }
 }
 

@@ -1,4 +1,13 @@
 import HTTPCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a request was sent, as a proof's `htu` must name it (CONTRACT §13): the scheme
 /// and host of `TOKENSWAP_PUBLIC_URL` when set; else, when the peer is a trusted proxy
@@ -6,17 +15,30 @@ import HTTPCore
 /// them; else the connection's scheme and the `Host` field. The path is the request
 /// target's, as sent.
 struct DPoPRequestOrigin: Sendable {
-    /// The public URL's scheme and authority, nil when it is not set.
-    let publicBase: (scheme: String, authority: String)?
+    /// The public URL's scheme and authority, nil when it is not set; normalised once
+    /// (`base`, nil when they are not a URI's).
+    let publicBase: (scheme: String, authority: String, base: DPoPTargetURI.Base?)?
     let trustedProxies: TrustedProxies
     /// The main port serves HTTPS itself (CONTRACT §10).
     let servesTLS: Bool
+    /// The scheme and `Host` (or forwarded host) of the request before, as sent, and their
+    /// normal form: nearly every request names the same host, whose normal form is then
+    /// not worked out again. One entry, replaced by the next host that differs.
+    private let latest = LatestBase()
+
+    private final class LatestBase: Sendable {
+        let entry = Mutex<(scheme: String, authority: String, base: DPoPTargetURI.Base?)?>(nil)
+    }
 
     init(publicURL: String?, trustedProxies: TrustedProxies, servesTLS: Bool) {
         if let publicURL, let separator = publicURL.firstRange(of: "://") {
             let rest = publicURL[separator.upperBound...]
             let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
-            publicBase = (String(publicURL[..<separator.lowerBound]), String(authority))
+            let scheme = publicURL[..<separator.lowerBound]
+            publicBase = (
+                String(scheme), String(authority),
+                DPoPTargetURI.Base(scheme: scheme, authority: authority)
+            )
         } else {
             publicBase = nil
         }
@@ -29,8 +51,7 @@ struct DPoPRequestOrigin: Sendable {
     func target(of request: HTTPRequest) -> DPoPTargetURI? {
         let path = DPoPTargetURI.path(ofRequestTarget: request.target)
         if let publicBase {
-            return DPoPTargetURI(
-                scheme: publicBase.scheme, authority: publicBase.authority, path: path)
+            return publicBase.base.flatMap { DPoPTargetURI(base: $0, path: path) }
         }
         var scheme = servesTLS ? "https" : "http"
         var host = Self.single(request.headers.values("Host"))
@@ -47,8 +68,38 @@ struct DPoPRequestOrigin: Sendable {
                 host = forwarded
             }
         }
-        guard let host else { return nil }
-        return DPoPTargetURI(scheme: scheme, authority: host, path: path)
+        guard let host, let base = base(scheme: scheme, authority: host) else { return nil }
+        return DPoPTargetURI(base: base, path: path)
+    }
+
+    /// `DPoPTargetURI.Base` of a request's scheme and host, from `latest` when they are
+    /// the ones it holds (the normal form is a function of the two texts). Compared byte
+    /// for byte: `String`'s `==` would take a canonically equivalent spelling (a Kelvin
+    /// sign for a `K`) for the host it stands beside, which the normal form refuses.
+    private func base(scheme: String, authority: String) -> DPoPTargetURI.Base? {
+        let known = latest.entry.withLock { entry -> DPoPTargetURI.Base?? in
+            guard let entry, Self.sameBytes(entry.scheme, scheme),
+                Self.sameBytes(entry.authority, authority)
+            else { return nil }
+            return .some(entry.base)
+        }
+        if let known { return known }
+        let base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
+        latest.entry.withLock { $0 = (scheme, authority, base) }
+        return base
+    }
+
+    /// Whether two texts are the same bytes, compared in place where they are contiguous.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        let compared: Bool?? = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                return memcmp(a, b, count) == 0
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// One field value with one element: a list (several proxies' values) names no

@@ -25,13 +25,16 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// that sends the normal form (most do) matches as text.
     func isSpelled(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { text in
-            guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
-            else { return false }
-            var rest = text
-            return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
-                && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
-        }
+        return text.withUTF8 { isSpelled($0) }
+    }
+
+    /// `isSpelled` of a text given as its UTF-8.
+    func isSpelled(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
+        else { return false }
+        var rest = text
+        return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
+            && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
     }
 
     /// Whether `rest` starts with `prefix`, which it then no longer holds.
@@ -74,14 +77,34 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// (the public URL, a trusted proxy's forwarded fields, or the connection and
     /// `Host`), and the request target's path as sent, an alias as itself.
     init?(scheme: some StringProtocol, authority: some StringProtocol, path: some StringProtocol) {
-        let scheme = scheme.lowercased()
-        guard scheme == "http" || scheme == "https",
-            let authority = Self.normalisedAuthority(authority, scheme: scheme),
-            let path = Self.normalisedPath(path)
-        else { return nil }
-        self.scheme = scheme
-        self.authority = authority
+        guard let base = Base(scheme: scheme, authority: authority) else { return nil }
+        self.init(base: base, path: path)
+    }
+
+    /// The URI of `path` at a normalised scheme and authority.
+    init?(base: Base, path: some StringProtocol) {
+        guard let path = Self.normalisedPath(path) else { return nil }
+        self.scheme = base.scheme
+        self.authority = base.authority
         self.path = path
+    }
+
+    /// A scheme and authority normalised, the part of a request's URI that is the same for
+    /// every request to one host (so it can be normalised once, `DPoPRequestOrigin`).
+    struct Base: Sendable, Equatable {
+        let scheme: String
+        let authority: String
+
+        /// Nil unless the scheme is `http` or `https` and the authority a host (and port)
+        /// without user information.
+        init?(scheme: some StringProtocol, authority: some StringProtocol) {
+            let scheme = scheme.lowercased()
+            guard scheme == "http" || scheme == "https",
+                let authority = DPoPTargetURI.normalisedAuthority(authority, scheme: scheme)
+            else { return nil }
+            self.scheme = scheme
+            self.authority = authority
+        }
     }
 
     /// The request target's path: up to the query.

@@ -156,6 +156,27 @@ public enum FuzzEntryPoints {
         }
     }
 
+    /// Whether the two readers of a proof's claims agree on `bytes` (CONTRACT §13): where
+    /// `DPoPClaims.readFlat` reads a claims set, `JSONParser` reads the same text to the
+    /// same members, so the flat reader accepts nothing the parser refuses.
+    public static func dpopClaimReadersAgree(_ bytes: [UInt8]) -> Bool {
+        func text(_ claims: DPoPClaims, in bytes: UnsafeBufferPointer<UInt8>) -> [String?] {
+            [claims.jti, claims.htm, claims.htu, claims.iat, claims.nonce].map { range in
+                range.map {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+                }
+            }
+        }
+        let flat = bytes.withUnsafeBufferPointer { buffer in
+            DPoPClaims.readFlat(buffer).map { text($0, in: buffer) }
+        }
+        guard let flat else { return true }
+        guard case .object(let members)? = try? JSONParser.parse(bytes) else { return false }
+        var storage: [UInt8] = []
+        let parsed = DPoPClaims(members: members, storage: &storage)
+        return storage.withUnsafeBufferPointer { text(parsed, in: $0) } == flat
+    }
+
     /// A proof's `htu` normalised (RFC 3986 §6.2.2–6.2.3), or nil where it is refused.
     public static func normalisedDPoPTarget(_ htu: String) -> String? {
         DPoPTargetURI(htu)?.description

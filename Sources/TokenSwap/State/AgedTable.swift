@@ -92,7 +92,25 @@ struct AgedTable<Value: Sendable>: Sendable {
             overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
         }
-        insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted {
+            evicted.append(oldest)
+        }
+        return nil
+    }
+
+    /// `valueOrInsert` for entries that need no settling when evicted (seen-once records):
+    /// what an insert at the cap evicts is dropped, not collected, so it allocates nothing.
+    mutating func valueOrInsert(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    )
+        -> Value?
+    {
+        if let slot = slot(of: key) {
+            if slots[slot].expiresAt > now { return values[slot] }
+            overwrite(slot, with: value, expiresAt: expiresAt)
+            return nil
+        }
+        insertNew(value, for: key, expiresAt: expiresAt, now: now)
         return nil
     }
 
@@ -106,7 +124,8 @@ struct AgedTable<Value: Sendable>: Sendable {
         evicted: inout [(key: StateKey, value: Value)]
     ) -> (previous: Value?, slot: Int) {
         guard let slot = slot(of: key) else {
-            let slot = insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+            let (slot, oldest) = insertNew(value, for: key, expiresAt: expiresAt, now: now)
+            if let oldest { evicted.append(oldest) }
             return (nil, slot)
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
@@ -123,8 +142,8 @@ struct AgedTable<Value: Sendable>: Sendable {
         var evicted: [(key: StateKey, value: Value)] = []
         if let slot = slot(of: key) {
             overwrite(slot, with: value, expiresAt: expiresAt)
-        } else {
-            insertNew(value, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
+        } else if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted {
+            evicted.append(oldest)
         }
         return evicted
     }
@@ -137,14 +156,13 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
-    /// Answers the entry's slot.
+    /// Answers the entry's slot and the entry evicted, if one was.
     @discardableResult
     private mutating func insertNew(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) -> Int {
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    ) -> (slot: Int, evicted: (key: StateKey, value: Value)?) {
         dropExpiredAtOldEnd(now: now)
-        if count >= capacity, let oldest = evictOldest() { evicted.append(oldest) }
+        let evicted = count >= capacity ? evictOldest() : nil
         let slot: Int
         let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
         if let reused = freeSlots.popLast() {
@@ -160,7 +178,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         newest = slot
         if oldest == Self.none { oldest = slot }
         index(key, at: slot)
-        return slot
+        return (slot, evicted)
     }
 
     private mutating func evictOldest() -> (key: StateKey, value: Value)? {

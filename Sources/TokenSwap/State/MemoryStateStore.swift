@@ -131,11 +131,9 @@ extension MemoryStateStore {
         let now = clock()
         let expiresAt = Deadline.after(keepFor, from: now)
         // One lookup of the key (`valueOrInsert`): a DPoP refresh records a proof id on
-        // every request (CONTRACT §13). Evicted records need no settling.
+        // every request (CONTRACT §13). Evicted records need no settling, so none is kept.
         let recorded = seenTable(key).withShard(of: key) { table in
-            var evicted: [(key: StateKey, value: Bool)] = []
-            return table.valueOrInsert(
-                true, for: key, expiresAt: expiresAt, now: now, evicted: &evicted) == nil
+            table.valueOrInsert(true, for: key, expiresAt: expiresAt, now: now) == nil
         }
         completion(.success(recorded))
     }
