@@ -80,8 +80,11 @@ import Testing
     }
 
     @Test func overTheRateA429WithRetryAfterThenRecovery() async throws {
+        // One token every 10 s: a machine that stalls the test for a few seconds between
+        // the limited requests does not refill the bucket before they are sent (at 0.2 a
+        // 5 s stall once did, in CI).
         let server = try await Self.sandbox([
-            "TOKENSWAP_RATE_LIMIT": "0.2", "TOKENSWAP_RATE_LIMIT_BURST": "2",
+            "TOKENSWAP_RATE_LIMIT": "0.1", "TOKENSWAP_RATE_LIMIT_BURST": "2",
         ])
         for _ in 0..<2 {
             let allowed = try await Exchange.form(
@@ -128,7 +131,8 @@ import Testing
     }
 
     @Test func forwardedForCountsOnlyFromATrustedProxy() async throws {
-        let limit = ["TOKENSWAP_RATE_LIMIT": "0.2", "TOKENSWAP_RATE_LIMIT_BURST": "1"]
+        // One token every 100 s: no refill during the test, however slowly it runs.
+        let limit = ["TOKENSWAP_RATE_LIMIT": "0.01", "TOKENSWAP_RATE_LIMIT_BURST": "1"]
         // The test's loopback connection is the trusted proxy: each forwarded client
         // has its own bucket.
         let behindProxy = try await Self.sandbox(
