@@ -186,38 +186,12 @@ struct DPoPClaims: Sendable, Equatable {
             return nil
         }
 
-        /// number = [ minus ] int [ frac ] [ exp ] (RFC 8259 §6), as `JSONParser` reads it.
+        /// number = [ minus ] int [ frac ] [ exp ] (RFC 8259 §6), by `JSONParser`'s grammar.
         private mutating func number() -> Range<Int>? {
             let start = index
-            func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-            func digits() -> Int {
-                let from = index
-                while index < text.count, isDigit(text[index]) { index += 1 }
-                return index - from
-            }
-            if text[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < text.count, isDigit(text[index]) else { return nil }
-            if text[index] == UInt8(ascii: "0") {
-                index += 1
-            } else {
-                _ = digits()
-            }
-            if index < text.count, text[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digits() > 0 else { return nil }
-            }
-            if index < text.count,
-                text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E")
-            {
-                index += 1
-                if index < text.count,
-                    text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")
-                {
-                    index += 1
-                }
-                guard digits() > 0 else { return nil }
-            }
-            return start..<index
+            guard let end = JSONParser.numberEnd(in: text, from: start) else { return nil }
+            index = end
+            return start..<end
         }
 
         private func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {

@@ -272,6 +272,19 @@ public struct JSONParser {
     /// number = [ minus ] int [ frac ] [ exp ] (RFC 8259 §6).
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
+        guard let end = Self.numberEnd(in: bytes, from: start) else {
+            throw .invalidNumber(offset: start)
+        }
+        index = end
+        // The grammar admits ASCII only: no validation needed.
+        return .number(String(decoding: slice(start..<end), as: UTF8.self))
+    }
+
+    /// Where the number that starts at `start` (a byte is there) ends, by RFC 8259 §6's
+    /// number = [ minus ] int [ frac ] [ exp ]; nil when the bytes there are not one. The
+    /// one grammar for this parser and the flat DPoP claims reader (`DPoPClaims`).
+    static func numberEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         func digits() -> Int {
             let from = index
@@ -279,9 +292,7 @@ public struct JSONParser {
             return index - from
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else {
-            throw .invalidNumber(offset: start)
-        }
+        guard index < bytes.count, isDigit(bytes[index]) else { return nil }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -289,7 +300,7 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits() > 0 else { throw .invalidNumber(offset: start) }
+            guard digits() > 0 else { return nil }
         }
         if index < bytes.count,
             bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
@@ -300,10 +311,9 @@ public struct JSONParser {
             {
                 index += 1
             }
-            guard digits() > 0 else { throw .invalidNumber(offset: start) }
+            guard digits() > 0 else { return nil }
         }
-        // The grammar above admits ASCII only: no validation needed.
-        return .number(String(decoding: slice(start..<index), as: UTF8.self))
+        return index
     }
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
