@@ -87,31 +87,29 @@ struct AgedTable<Value: Sendable>: Sendable {
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout [(key: StateKey, value: Value)]
     ) -> Value? {
-        if let slot = slot(of: key) {
-            if slots[slot].expiresAt > now { return values[slot] }
-            overwrite(slot, with: value, expiresAt: expiresAt)
-            return nil
-        }
-        if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted {
-            evicted.append(oldest)
-        }
-        return nil
+        let (found, oldest) = findOrInsert(value, for: key, expiresAt: expiresAt, now: now)
+        if let oldest { evicted.append(oldest) }
+        return found
     }
 
     /// `valueOrInsert` for entries that need no settling when evicted (seen-once records):
     /// what an insert at the cap evicts is dropped, not collected, so it allocates nothing.
     mutating func valueOrInsert(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
-    )
-        -> Value?
-    {
+    ) -> Value? {
+        findOrInsert(value, for: key, expiresAt: expiresAt, now: now).found
+    }
+
+    /// Both `valueOrInsert`s: the live value found, or the entry an insert at the cap evicted.
+    private mutating func findOrInsert(
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    ) -> (found: Value?, evicted: (key: StateKey, value: Value)?) {
         if let slot = slot(of: key) {
-            if slots[slot].expiresAt > now { return values[slot] }
+            if slots[slot].expiresAt > now { return (values[slot], nil) }
             overwrite(slot, with: value, expiresAt: expiresAt)
-            return nil
+            return (nil, nil)
         }
-        insertNew(value, for: key, expiresAt: expiresAt, now: now)
-        return nil
+        return (nil, insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted)
     }
 
     /// Writes `value` under `key` as the newest entry, as `insert` does, and answers the
