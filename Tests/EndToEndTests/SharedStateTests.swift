@@ -9,7 +9,14 @@ import Testing
 /// when it is back, with one warning line each way.
 @Suite(.resourceClass(.processes)) struct SharedStateTests {
     static func state(_ redis: RedisServer, _ extra: [String: String] = [:]) -> [String: String] {
-        ["TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)/0"].merging(extra) { $1 }
+        // A store call slower than the default 100 ms counts as the store failing, and a
+        // copy that falls back to its memory answers differently; a loaded CI machine can
+        // stall that long, so these tests give the store seconds (a killed store still
+        // fails at once: its port refuses).
+        [
+            "TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)/0",
+            "TOKENSWAP_STATE_TIMEOUT_MS": "5000",
+        ].merging(extra) { $1 }
     }
 
     /// Two copies in front of one provider stub, with one key ring and one store.
@@ -184,7 +191,9 @@ import Testing
         let environment = Deployment().environment(
             tokenURL: "https://accounts.example/api/token", keys: Deployment.newKey("A"),
             extra: [
-                "TOKENSWAP_STATE_URL": "redis://:check-pass@127.0.0.1:\(redis.port)/2"
+                "TOKENSWAP_STATE_URL": "redis://:check-pass@127.0.0.1:\(redis.port)/2",
+                // The default 100 ms is too short for a loaded machine's first connect.
+                "TOKENSWAP_STATE_TIMEOUT_MS": "5000",
             ])
         let answered = try await TokenSwapProcess.run(["check-config"], environment: environment)
         #expect(answered.status == 0)
