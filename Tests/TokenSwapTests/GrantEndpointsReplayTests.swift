@@ -140,25 +140,6 @@ import Transport
         #expect(upstream.requests.count == 2)
     }
 
-    @Test func expiresInNeverGoesBelowZero() throws {
-        let body = Array(#"{"access_token":"a","expires_in":30,"x":1}"#.utf8)
-        #expect(
-            String(decoding: KeptAnswer.countedDown(body, by: 45), as: UTF8.self)
-                == #"{"access_token":"a","expires_in":0,"x":1}"#)
-        #expect(
-            String(decoding: KeptAnswer.countedDown(body, by: 10), as: UTF8.self)
-                == #"{"access_token":"a","expires_in":20,"x":1}"#)
-        // No count-down within the first second, and nothing to count without the member.
-        #expect(KeptAnswer.countedDown(body, by: 0) == body)
-        let without = Array(#"{"access_token":"a"}"#.utf8)
-        #expect(KeptAnswer.countedDown(without, by: 5) == without)
-        // A provider's huge integer saturates rather than trapping.
-        let huge = Array(#"{"expires_in":-9223372036854775808}"#.utf8)
-        #expect(
-            String(decoding: KeptAnswer.countedDown(huge, by: 5), as: UTF8.self)
-                == #"{"expires_in":0}"#)
-    }
-
     @Test func concurrentRefreshesMakeOneProviderCallAndGetTheSameAnswer() async throws {
         let upstream = GatedUpstream(RecordingUpstream.json(200, Self.tokens))
         let fixture = try Fixture(upstream)
