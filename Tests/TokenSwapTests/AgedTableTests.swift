@@ -26,10 +26,10 @@ import Transport
                 let evicted = table.insert(step, for: key, expiresAt: later, now: now)
                 order.removeAll { $0 == key }
                 if model[key] == nil, order.count >= 300 {
-                    #expect(evicted.map(\.key) == [order[0]])
+                    #expect(evicted?.key == order[0])
                     model[order.removeFirst()] = nil
                 } else {
-                    #expect(evicted.isEmpty)
+                    #expect(evicted == nil)
                 }
                 model[key] = step
                 order.append(key)
@@ -42,23 +42,29 @@ import Transport
         #expect(table.keysOldestFirst == order)
     }
 
-    /// The seen-once insert (a DPoP proof id, CONTRACT §13) answers a live entry, writes
-    /// an absent or expired one, and at the cap evicts the oldest as the collecting insert
-    /// does, keeping nothing of it.
-    @Test func aSeenOnceInsertEvictsTheOldestAtTheCap() throws {
+    /// The one-lookup insert (a claim of the replay window, a DPoP proof id: CONTRACT §12,
+    /// §13) answers a live entry, writes an absent or expired one, and at the cap evicts the
+    /// oldest, which it answers.
+    @Test func aLookupOrInsertEvictsTheOldestAtTheCap() throws {
         let now = Deadline(uptimeNanoseconds: 1_000_000_000)
         let later = Deadline(uptimeNanoseconds: 100_000_000_000)
         var table = AgedTable<Bool>(capacity: 3)
         let keys = try (0..<5).map { try #require(StateKey(.proofID, value: "J\($0)")) }
-        for key in keys[..<3] {
-            #expect(table.valueOrInsert(true, for: key, expiresAt: later, now: now) == nil)
+        func valueOrInsert(_ value: Bool, _ key: StateKey, now: Deadline = now)
+            -> (found: Bool?, evicted: StateKey?)
+        {
+            let (found, evicted) = table.valueOrInsert(value, for: key, expiresAt: later, now: now)
+            return (found, evicted?.key)
         }
-        #expect(table.valueOrInsert(false, for: keys[0], expiresAt: later, now: now) == true)
-        #expect(table.valueOrInsert(true, for: keys[3], expiresAt: later, now: now) == nil)
+        for key in keys[..<3] {
+            #expect(valueOrInsert(true, key) == (nil, nil))
+        }
+        #expect(valueOrInsert(false, keys[0]) == (true, nil))
+        #expect(valueOrInsert(true, keys[3]) == (nil, keys[0]))
         #expect(table.count == 3)
         #expect(table.keysOldestFirst == Array(keys[1...3]))
         // Past its expiry an entry is written again, as absent.
-        #expect(table.valueOrInsert(true, for: keys[1], expiresAt: later, now: later) == nil)
+        #expect(valueOrInsert(true, keys[1], now: later) == (nil, nil))
         #expect(table.keysOldestFirst == [keys[2], keys[3], keys[1]])
     }
 }

@@ -20,17 +20,26 @@ import Transport
         (0..<count).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0) | 1 }
     }
 
-    /// Claims `key` and keeps `answer` under it, as a refresh does; answers what it evicted.
+    /// Claims `key` and keeps `answer` under it, as a refresh does; answers the keys it
+    /// evicted: the other keys live before that the shard no longer holds, oldest first,
+    /// as many as the evictions it counted (an expired entry it dropped is no eviction).
     static func keep(
         _ answer: [UInt8], _ key: StateKey, in shard: inout ReplayShard,
         now: Deadline = start, expiresAt: Deadline = window
     ) -> [StateKey] {
-        var evicted: ReplayShard.Evicted = []
+        let before = shard.keysOldestFirst.filter { other in
+            other != key && shard.expiresAt(of: other).map { $0 > now } == true
+        }
+        var evicted = ReplayShard.Evicted()
         _ = shard.valueOrInsert(
             .inFlight(until: expiresAt, waiters: []), for: key, expiresAt: expiresAt, now: now,
             evicted: &evicted)
         _ = shard.keep(answer, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
-        return evicted.map(\.key)
+        let after = Set(shard.keysOldestFirst)
+        let gone = before.filter { !after.contains($0) }
+        #expect(evicted.count == gone.count)
+        #expect(evicted.waiters.isEmpty)
+        return gone
     }
 
     /// The sealed bytes kept under `key`, nil when none.

@@ -79,29 +79,12 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// The live value of `key`; when there is none (or only an expired one), `value` is
-    /// written under `key` as the newest entry, as `insert` does, and nil is answered.
-    /// One lookup of the key where `value(for:)` and then `insert` take three (a claim of
-    /// the replay window on every refresh, CONTRACT §12). Evicted entries are appended to
-    /// `evicted`.
+    /// written under `key` as the newest entry, as `insert` does, and nil is answered, with
+    /// the entry an insert at the cap evicted. One lookup of the key where `value(for:)` and
+    /// then `insert` take three (a claim of the replay window on every refresh, a proof id
+    /// seen once: CONTRACT §12, §13). What was evicted is answered, not collected, so a
+    /// caller that needs nothing of it allocates nothing.
     mutating func valueOrInsert(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) -> Value? {
-        let (found, oldest) = findOrInsert(value, for: key, expiresAt: expiresAt, now: now)
-        if let oldest { evicted.append(oldest) }
-        return found
-    }
-
-    /// `valueOrInsert` for entries that need no settling when evicted (seen-once records):
-    /// what an insert at the cap evicts is dropped, not collected, so it allocates nothing.
-    mutating func valueOrInsert(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
-    ) -> Value? {
-        findOrInsert(value, for: key, expiresAt: expiresAt, now: now).found
-    }
-
-    /// Both `valueOrInsert`s: the live value found, or the entry an insert at the cap evicted.
-    private mutating func findOrInsert(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
     ) -> (found: Value?, evicted: (key: StateKey, value: Value)?) {
         if let slot = slot(of: key) {
@@ -113,37 +96,33 @@ struct AgedTable<Value: Sendable>: Sendable {
     }
 
     /// Writes `value` under `key` as the newest entry, as `insert` does, and answers the
-    /// live value it replaced (nil: none, or an expired one) and the entry's slot
-    /// (`storedValue(at:)`, `remove(at:)`: a slot stays the entry's until it is removed):
-    /// one lookup of the key (a settle, CONTRACT §12). Evicted entries are appended to
-    /// `evicted`.
+    /// live value it replaced (nil: none, or an expired one), the entry's slot
+    /// (`storedValue(at:)`, `remove(at:)`: a slot stays the entry's until it is removed) and
+    /// the entry an insert at the cap evicted: one lookup of the key (a settle, CONTRACT §12).
     mutating func exchange(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline,
-        evicted: inout [(key: StateKey, value: Value)]
-    ) -> (previous: Value?, slot: Int) {
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+    ) -> (previous: Value?, slot: Int, evicted: (key: StateKey, value: Value)?) {
         guard let slot = slot(of: key) else {
-            let (slot, oldest) = insertNew(value, for: key, expiresAt: expiresAt, now: now)
-            if let oldest { evicted.append(oldest) }
-            return (nil, slot)
+            let (slot, evicted) = insertNew(value, for: key, expiresAt: expiresAt, now: now)
+            return (nil, slot, evicted)
         }
         let previous = slots[slot].expiresAt > now ? values[slot] : nil
         overwrite(slot, with: value, expiresAt: expiresAt)
-        return (previous, slot)
+        return (previous, slot, nil)
     }
 
     /// Writes `value` under `key` as the newest entry (a key already there moves to the new
-    /// end). At the cap the oldest entry makes room; evicted entries are answered so their
-    /// owner can settle what they held (a waiter of an evicted claim).
+    /// end). At the cap the oldest entry makes room; it is answered so its owner can settle
+    /// what it held (a waiter of an evicted claim).
+    @discardableResult
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
-        -> [(key: StateKey, value: Value)]
+        -> (key: StateKey, value: Value)?
     {
-        var evicted: [(key: StateKey, value: Value)] = []
         if let slot = slot(of: key) {
             overwrite(slot, with: value, expiresAt: expiresAt)
-        } else if let oldest = insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted {
-            evicted.append(oldest)
+            return nil
         }
-        return evicted
+        return insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted
     }
 
     /// A new value in `slot`, which moves to the new end.
@@ -210,6 +189,12 @@ struct AgedTable<Value: Sendable>: Sendable {
         let value = values[slot]
         unlink(slot, key: key)
         return value
+    }
+
+    /// When the entry of `key` expires, live or not; nil when there is none (for tests of
+    /// what left the table, and why).
+    func expiresAt(of key: StateKey) -> Deadline? {
+        slot(of: key).map { slots[$0].expiresAt }
     }
 
     /// The keys from the oldest to the newest (for tests of the order).

@@ -80,7 +80,7 @@ extension MemoryStateStore {
     /// `claim`, answered by its return value (memory never fails).
     private func claimNow(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
-        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        var evicted = ReplayShard.Evicted()
         let claim: RefreshClaim = replay.withShard(of: key) { table in
             // One lookup: a free key is held for this request at once.
             let until = Self.until(inFlightFor, from: now)
@@ -110,7 +110,7 @@ extension MemoryStateStore {
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
         let now = clock()
-        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        var evicted = ReplayShard.Evicted()
         let answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = replay.withShard(of: key) {
             table in
             guard let answer, keepFor > .zero else {
@@ -193,16 +193,16 @@ extension MemoryStateStore {
         _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
         in table: inout ReplayShard, now: Deadline
     ) -> Deliveries {
-        var evicted: [(key: StateKey, value: ReplayEntry)] = []
+        var evicted = ReplayShard.Evicted()
         hold(key, inFlightFor, waiters, in: &table, now: now, evicted: &evicted)
         return evictionDeliveries(evicted)
     }
 
-    /// `hold`, with the entries it evicted appended to `evicted`.
+    /// `hold`, with what it evicted recorded in `evicted`.
     private static func hold(
         _ key: StateKey, _ inFlightFor: Duration, _ waiters: [ReplayWaiter.Held],
         in table: inout ReplayShard, now: Deadline,
-        evicted: inout [(key: StateKey, value: ReplayEntry)]
+        evicted: inout ReplayShard.Evicted
     ) {
         let until = until(inFlightFor, from: now)
         table.insert(
@@ -218,30 +218,22 @@ extension MemoryStateStore {
     /// An entry evicted at the cap: its waiters are told the refresh is still in flight
     /// (they answer a retryable failure rather than wait for an answer that will not be
     /// kept here). Counted by `deliver`, outside the lock.
-    private static func evictionDeliveries(_ evicted: [(key: StateKey, value: ReplayEntry)])
-        -> Deliveries
-    {
-        var deliveries = Deliveries()
+    private static func evictionDeliveries(_ evicted: ReplayShard.Evicted) -> Deliveries {
+        var deliveries = Deliveries(evicted.waiters.map { ($0, .inFlight) })
         deliveries.evictions = evicted.count
-        for entry in evicted {
-            if case .inFlight(_, let waiters) = entry.value {
-                deliveries.answers += waiters.map { ($0.waiter, .inFlight) }
-            }
-        }
         return deliveries
     }
 
     /// Answers `answers`, counts the entries evicted at the cap and tells the waiters of an
-    /// evicted claim the refresh is still in flight (`evictionDeliveries`), outside the
-    /// lock; without building `Deliveries` when nothing was evicted (every plain refresh).
+    /// evicted claim the refresh is still in flight (as `evictionDeliveries` says), outside
+    /// the lock, without building `Deliveries` (a refresh at a full table evicts every time).
     private func deliver(
         _ answers: [(waiter: ReplayWaiter, claim: RefreshClaim)],
-        evicted: [(key: StateKey, value: ReplayEntry)]
+        evicted: ReplayShard.Evicted
     ) {
-        guard evicted.isEmpty else {
-            return deliver(Deliveries(answers) + Self.evictionDeliveries(evicted))
-        }
+        for _ in 0..<evicted.count { self.evicted() }
         for (waiter, claim) in answers { waiter.answer(claim) }
+        for waiter in evicted.waiters { waiter.answer(.inFlight) }
     }
 
     private func deliver(_ deliveries: Deliveries) {

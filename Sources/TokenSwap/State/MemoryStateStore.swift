@@ -133,7 +133,7 @@ extension MemoryStateStore {
         // One lookup of the key (`valueOrInsert`): a DPoP refresh records a proof id on
         // every request (CONTRACT §13). Evicted records need no settling, so none is kept.
         let recorded = seenTable(key).withShard(of: key) { table in
-            table.valueOrInsert(true, for: key, expiresAt: expiresAt, now: now) == nil
+            table.valueOrInsert(true, for: key, expiresAt: expiresAt, now: now).found == nil
         }
         completion(.success(recorded))
     }

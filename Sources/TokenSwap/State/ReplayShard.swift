@@ -6,7 +6,23 @@ import Transport
 /// answer the ring must overwrite (the byte budget, or a buffer at its limit) leaves the
 /// table as an eviction, the oldest first, as at the entry cap.
 struct ReplayShard: TableShard {
-    typealias Evicted = [(key: StateKey, value: ReplayEntry)]
+    /// What the changes of one request evicted before their time: how many entries (the
+    /// metric counts them, outside the lock) and the waiters of evicted claims (told the
+    /// refresh is still in flight). A full table evicts on every refresh; this allocates
+    /// only for waiters, which a plain refresh's eviction has none of.
+    struct Evicted {
+        private(set) var count = 0
+        private(set) var waiters: [ReplayWaiter] = []
+
+        var isEmpty: Bool { count == 0 }
+
+        fileprivate mutating func record(_ entry: ReplayEntry) {
+            count += 1
+            if case .inFlight(_, let held) = entry, !held.isEmpty {
+                waiters += held.map(\.waiter)
+            }
+        }
+    }
 
     private var table: AgedTable<ReplayEntry>
     private(set) var ring: KeptRing
@@ -23,6 +39,9 @@ struct ReplayShard: TableShard {
 
     /// The keys from the oldest to the newest (for tests of the order).
     var keysOldestFirst: [StateKey] { table.keysOldestFirst }
+
+    /// `AgedTable.expiresAt(of:)` (for tests).
+    func expiresAt(of key: StateKey) -> Deadline? { table.expiresAt(of: key) }
 
     /// A copy of the sealed bytes of the kept answer at `span`. The table holds only spans
     /// the ring holds; were one not there, the empty answer does not open and the request
@@ -41,10 +60,8 @@ struct ReplayShard: TableShard {
         _ entry: ReplayEntry, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout Evicted
     ) -> ReplayEntry? {
-        let first = evicted.count
-        let found = table.valueOrInsert(
-            entry, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
-        release(evicted[first...])
+        let (found, oldest) = table.valueOrInsert(entry, for: key, expiresAt: expiresAt, now: now)
+        evict(oldest, into: &evicted)
         return found
     }
 
@@ -54,9 +71,7 @@ struct ReplayShard: TableShard {
         _ entry: ReplayEntry, for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout Evicted
     ) {
-        let found = table.insert(entry, for: key, expiresAt: expiresAt, now: now)
-        release(found[...])
-        evicted += found
+        evict(table.insert(entry, for: key, expiresAt: expiresAt, now: now), into: &evicted)
     }
 
     /// `AgedTable.update` (of a claim's waiters: no answer changes).
@@ -87,12 +102,10 @@ struct ReplayShard: TableShard {
         guard answer.count <= UInt32.max else { return remove(key, now: now) }
         makeRoom(for: answer.count, now: now, evicted: &evicted)
         guard let span = ring.append(answer) else { return remove(key, now: now) }
-        let first = evicted.count
-        let (previous, slot) = table.exchange(
-            .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now,
-            evicted: &evicted)
+        let (previous, slot, oldest) = table.exchange(
+            .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now)
         ring.assignSlot(slot)
-        release(evicted[first...])
+        evict(oldest, into: &evicted)
         if case .kept(let replaced, _)? = previous { ring.release(replaced) }
         return previous
     }
@@ -124,7 +137,7 @@ struct ReplayShard: TableShard {
         let expiresAt = held(record)
         ring.dropOldest()
         guard let expiresAt, let entry = table.remove(at: Int(record.slot)) else { return }
-        if expiresAt > now { evicted.append(entry) }
+        if expiresAt > now { evicted.record(entry.value) }
     }
 
     /// When the table's entry for `record` expires, when the table still holds its answer;
@@ -136,10 +149,12 @@ struct ReplayShard: TableShard {
         return stored.expiresAt
     }
 
-    /// Releases the answers of entries the table no longer holds.
-    private mutating func release(_ entries: Evicted.SubSequence) {
-        for entry in entries {
-            if case .kept(let span, _) = entry.value { ring.release(span) }
-        }
+    /// Releases the answer of an entry the table evicted, and records the eviction.
+    private mutating func evict(
+        _ entry: (key: StateKey, value: ReplayEntry)?, into evicted: inout Evicted
+    ) {
+        guard let entry else { return }
+        if case .kept(let span, _) = entry.value { ring.release(span) }
+        evicted.record(entry.value)
     }
 }
