@@ -19,4 +19,21 @@ public struct SplitMix64: RandomNumberGenerator {
         guard bound > 0 else { return 0 }
         return Int(next() % UInt64(bound))
     }
+
+    /// `base` with one to three random edits, each a byte of `alphabet` written over one,
+    /// inserted, or a byte removed: inputs near a valid one, for tests that compare a fast
+    /// reader with the exact one.
+    public mutating func mutation(of base: [UInt8], from alphabet: [UInt8]) -> [UInt8] {
+        var text = base
+        for _ in 0..<(1 + next(below: 3)) {
+            let at = next(below: text.count + 1)
+            let byte = alphabet[next(below: alphabet.count)]
+            switch next(below: 3) {
+            case 0 where at < text.count: text[at] = byte
+            case 1: text.insert(byte, at: at)
+            default: if at < text.count { text.remove(at: at) }
+            }
+        }
+        return text
+    }
 }

@@ -62,16 +62,7 @@ import Testing
         var compared = 0
         var compact = 0
         for _ in 0..<20_000 {
-            var text = base
-            for _ in 0..<(1 + random.next(below: 3)) {
-                let at = random.next(below: text.count + 1)
-                let byte = alphabet[random.next(below: alphabet.count)]
-                switch random.next(below: 3) {
-                case 0 where at < text.count: text[at] = byte
-                case 1: text.insert(byte, at: at)
-                default: if at < text.count { text.remove(at: at) }
-                }
-            }
+            let text = random.mutation(of: base, from: alphabet)
             guard case .object? = try? JSONParser.parse(text) else {
                 _ = KeptAnswer.countedDown(text, by: 7)  // never traps
                 continue
