@@ -110,6 +110,29 @@ import Transport
         }
     }
 
+    /// The signature is kept in place only at ES256's 64 bytes (`JWSSignature`): every
+    /// other size up to the bound is refused as not 64 bytes, a 64-byte one by another
+    /// key does not verify, and a text that is not canonical base64url is refused as such.
+    @Test func theSignatureIsSixtyFourCanonicalBytes() {
+        for count in [1, 32, 48, 63, 65, 66, 96, 128, 256, 512] {
+            let proof = maker.proof(signature: [UInt8](repeating: 7, count: count))
+            #expect(check(proof) == .failure(.invalid("signature is not 64 bytes")))
+        }
+        let wrong = maker.proof(signature: [UInt8](repeating: 7, count: 64))
+        #expect(check(wrong) == .failure(.invalid("signature does not verify")))
+        let genuine = maker.proof()
+        #expect((try? check(genuine).get()) != nil)
+        // The last character of 64 bytes carries 2 bits; `B` sets an unused one.
+        let loose = String(genuine.dropLast()) + "B"
+        #expect(check(loose) == .failure(.invalid("signature is not base64url")))
+        for bad in ["=", "+", "/", " "] {
+            let spoiled = String(genuine.dropLast(2)) + bad + String(genuine.suffix(1))
+            #expect(check(spoiled) == .failure(.invalid("signature is not base64url")))
+        }
+        #expect(
+            check(String(genuine.dropLast(2))) == .failure(.invalid("signature is not 64 bytes")))
+    }
+
     @Test func jwkMustBeAPublicP256Key() throws {
         let d = Base64URL.encode(Array(maker.key.rawRepresentation))
         #expect(

@@ -74,12 +74,14 @@ struct DPoPProofChecker: Sendable {
             text, claims throws(DPoPProofFailure) in
             try checkClaims(claims, in: text, method: method, target: target, now: now)
         }
-        guard jws.signature.count == P256PublicKey.signatureByteCount else {
-            throw .invalid("signature is not 64 bytes")
+        let verified = jws.signature.withKeptBytes { signature in
+            jws.signingInput.withUnsafeBytes { input in
+                key.key.verifies(signature: signature, of: input)
+            }
         }
-        guard key.key.verifies(signature: jws.signature, of: jws.signingInput) else {
-            throw .invalid("signature does not verify")
-        }
+        // Only ES256's 64 bytes are kept (`JWSSignature.keptByteCount`): any other size is none.
+        guard let verified else { throw .invalid("signature is not 64 bytes") }
+        guard verified else { throw .invalid("signature does not verify") }
         return DPoPProof(key: key.key, thumbprint: key.thumbprint, jti: jti, issuedAt: issuedAt)
     }
 
