@@ -70,6 +70,40 @@ import Transport
         #expect(checker.keptHeaderCount == before)
     }
 
+    /// The header found last answers before the table (`KeyCache`), compared by every
+    /// byte: two keys' headers of the same length in turn each get their own key, and a
+    /// header one byte away from the latest, or one byte shorter or longer, is never
+    /// taken for it.
+    @Test func theLatestHeaderAnswersOnlyForItsExactBytes() throws {
+        let cache = DPoPProofChecker.KeyCache()
+        let other = DPoPProofMaker()
+        func encoded(_ header: String) -> ArraySlice<UInt8> {
+            Array(Base64URL.encode(Array(header.utf8)).utf8)[...]
+        }
+        let mine = encoded(maker.header())
+        let theirs = encoded(other.header())
+        #expect(mine.count == theirs.count)
+        for _ in 0..<3 {
+            #expect(try cache.key(of: mine).thumbprint == maker.thumbprint)
+            #expect(try cache.key(of: mine).thumbprint == maker.thumbprint)
+            #expect(try cache.key(of: theirs).thumbprint == other.thumbprint)
+        }
+        #expect(cache.count == 2)
+        for index in mine.indices {
+            _ = try cache.key(of: mine)
+            var changed = mine
+            changed[index] =
+                mine[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            if let key = try? cache.key(of: changed) {
+                #expect(key.thumbprint != maker.thumbprint)
+            }
+        }
+        _ = try cache.key(of: mine)
+        #expect(throws: DPoPProofFailure.self) { try cache.key(of: mine.dropLast()) }
+        #expect(throws: DPoPProofFailure.self) { try cache.key(of: mine + [UInt8(ascii: "A")]) }
+        #expect(try cache.key(of: theirs).thumbprint == other.thumbprint)
+    }
+
     @Test func fieldCountMatters() {
         let proof = maker.proof()
         #expect(
