@@ -82,9 +82,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         guard isReceived else {
             return built.filter { Self.namesMatch($0.name, name) }.map(\.value)
         }
-        return ranges.filter { Self.name($0, in: head, is: name) }.map {
-            String(decoding: head[$0.value], as: UTF8.self)
+        // One pass, one array (none when the field is absent): not a filtered copy of the
+        // ranges and then a mapped one.
+        var values: [String] = []
+        for range in ranges where Self.name(range, in: head, is: name) {
+            values.append(String(decoding: head[range.value], as: UTF8.self))
         }
+        return values
     }
 
     /// Every value of the named field as its bytes, in order, undecoded: slices of the
@@ -94,7 +98,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         guard isReceived else {
             return built.filter { Self.namesMatch($0.name, name) }.map { Array($0.value.utf8)[...] }
         }
-        return ranges.filter { Self.name($0, in: head, is: name) }.map { head[$0.value] }
+        var values: [ArraySlice<UInt8>] = []
+        for range in ranges where Self.name(range, in: head, is: name) {
+            values.append(head[range.value])
+        }
+        return values
     }
 
     public func contains(_ name: String) -> Bool {

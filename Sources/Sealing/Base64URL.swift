@@ -18,6 +18,20 @@ public enum Base64URL {
         return table
     }()
 
+    /// `values` shifted to each character's place in a four-character group (18, 12, 6
+    /// and 0 bits), so a group is the OR of four lookups; a byte outside the alphabet
+    /// sets `invalidGroupBit`, which no valid group reaches (they fit in 24 bits).
+    static let groupValues: [UInt32] = {
+        var table = [UInt32](repeating: invalidGroupBit, count: 4 * 256)
+        for (value, character) in alphabet.enumerated() {
+            for place in 0..<4 {
+                table[place * 256 + Int(character)] = UInt32(value) << (18 - 6 * place)
+            }
+        }
+        return table
+    }()
+    static let invalidGroupBit: UInt32 = 1 << 31
+
     package static func encodedLength(byteCount: Int) -> Int {
         (byteCount / 3) * 4 + [0, 2, 3][byteCount % 3]
     }
@@ -84,23 +98,36 @@ public enum Base64URL {
     {
         guard let length = decodedLength(characterCount: text.count), output.count >= length
         else { return nil }
-        return values.withUnsafeBufferPointer { values -> Int? in
-            var out = 0
-            var index = 0
-            while index + 4 <= text.count {
-                let a = values[Int(text[index])]
-                let b = values[Int(text[index + 1])]
-                let c = values[Int(text[index + 2])]
-                let d = values[Int(text[index + 3])]
-                // Any 0xFF sets bit 7 in the OR; valid values are below 64.
-                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
-                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output[out] = UInt8(truncatingIfNeeded: group >> 16)
-                output[out + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                output[out + 2] = UInt8(truncatingIfNeeded: group)
-                index += 4
-                out += 3
+        var out = 0
+        var index = 0
+        let groupCount = text.count / 4
+        if groupCount > 0 {
+            guard let input = text.baseAddress, let output = output.baseAddress else { return nil }
+            // Four characters per step: one lookup each in their place's table.
+            let valid = groupValues.withUnsafeBufferPointer { table -> Bool in
+                guard let table = table.baseAddress else { return false }
+                var invalid: UInt32 = 0
+                for _ in 0..<groupCount {
+                    let group =
+                        table[Int(input[index])] | table[256 + Int(input[index + 1])]
+                        | table[512 + Int(input[index + 2])] | table[768 + Int(input[index + 3])]
+                    invalid |= group
+                    output.storeBytes(
+                        of: UInt8(truncatingIfNeeded: group >> 16), toByteOffset: out,
+                        as: UInt8.self)
+                    output.storeBytes(
+                        of: UInt8(truncatingIfNeeded: group >> 8), toByteOffset: out + 1,
+                        as: UInt8.self)
+                    output.storeBytes(
+                        of: UInt8(truncatingIfNeeded: group), toByteOffset: out + 2, as: UInt8.self)
+                    index += 4
+                    out += 3
+                }
+                return invalid & invalidGroupBit == 0
             }
+            guard valid else { return nil }
+        }
+        return values.withUnsafeBufferPointer { values -> Int? in
             switch text.count - index {
             case 2:
                 let a = values[Int(text[index])]

@@ -49,6 +49,20 @@ package struct P256PublicKey: Sendable, Hashable {
         return valid == 1
     }
 
+    /// `verifies(signature:of:)` of a signature and a message given as their bytes, read in
+    /// place.
+    package func verifies(signature: UnsafeRawBufferPointer, of message: UnsafeRawBufferPointer)
+        -> Bool
+    {
+        guard signature.count == Self.signatureByteCount,
+            let signatureBytes = signature.baseAddress
+        else { return false }
+        let valid = tokenswap_es256_verify(
+            verifier.key, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+            signatureBytes.assumingMemoryBound(to: UInt8.self))
+        return valid == 1
+    }
+
     /// A key is its coordinates; OpenSSL's copy of them is not part of its identity.
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.x == rhs.x && lhs.y == rhs.y

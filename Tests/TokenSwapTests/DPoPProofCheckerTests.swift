@@ -70,6 +70,40 @@ import Transport
         #expect(checker.keptHeaderCount == before)
     }
 
+    /// The header found last answers before the table (`KeyCache`), compared by every
+    /// byte: two keys' headers of the same length in turn each get their own key, and a
+    /// header one byte away from the latest, or one byte shorter or longer, is never
+    /// taken for it.
+    @Test func theLatestHeaderAnswersOnlyForItsExactBytes() throws {
+        let cache = DPoPProofChecker.KeyCache()
+        let other = DPoPProofMaker()
+        func encoded(_ header: String) -> ArraySlice<UInt8> {
+            Array(Base64URL.encode(Array(header.utf8)).utf8)[...]
+        }
+        let mine = encoded(maker.header())
+        let theirs = encoded(other.header())
+        #expect(mine.count == theirs.count)
+        for _ in 0..<3 {
+            #expect(try cache.key(of: mine).thumbprint == maker.thumbprint)
+            #expect(try cache.key(of: mine).thumbprint == maker.thumbprint)
+            #expect(try cache.key(of: theirs).thumbprint == other.thumbprint)
+        }
+        #expect(cache.count == 2)
+        for index in mine.indices {
+            _ = try cache.key(of: mine)
+            var changed = mine
+            changed[index] =
+                mine[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            if let key = try? cache.key(of: changed) {
+                #expect(key.thumbprint != maker.thumbprint)
+            }
+        }
+        _ = try cache.key(of: mine)
+        #expect(throws: DPoPProofFailure.self) { try cache.key(of: mine.dropLast()) }
+        #expect(throws: DPoPProofFailure.self) { try cache.key(of: mine + [UInt8(ascii: "A")]) }
+        #expect(try cache.key(of: theirs).thumbprint == other.thumbprint)
+    }
+
     @Test func fieldCountMatters() {
         let proof = maker.proof()
         #expect(
@@ -108,6 +142,29 @@ import Transport
             // Even with a genuine ES256 signature, the header must say ES256.
             #expect(isInvalid(check(maker.proof(header: maker.header(alg: alg)))))
         }
+    }
+
+    /// The signature is kept in place only at ES256's 64 bytes (`JWSSignature`): every
+    /// other size up to the bound is refused as not 64 bytes, a 64-byte one by another
+    /// key does not verify, and a text that is not canonical base64url is refused as such.
+    @Test func theSignatureIsSixtyFourCanonicalBytes() {
+        for count in [1, 32, 48, 63, 65, 66, 96, 128, 256, 512] {
+            let proof = maker.proof(signature: [UInt8](repeating: 7, count: count))
+            #expect(check(proof) == .failure(.invalid("signature is not 64 bytes")))
+        }
+        let wrong = maker.proof(signature: [UInt8](repeating: 7, count: 64))
+        #expect(check(wrong) == .failure(.invalid("signature does not verify")))
+        let genuine = maker.proof()
+        #expect((try? check(genuine).get()) != nil)
+        // The last character of 64 bytes carries 2 bits; `B` sets an unused one.
+        let loose = String(genuine.dropLast()) + "B"
+        #expect(check(loose) == .failure(.invalid("signature is not base64url")))
+        for bad in ["=", "+", "/", " "] {
+            let spoiled = String(genuine.dropLast(2)) + bad + String(genuine.suffix(1))
+            #expect(check(spoiled) == .failure(.invalid("signature is not base64url")))
+        }
+        #expect(
+            check(String(genuine.dropLast(2))) == .failure(.invalid("signature is not 64 bytes")))
     }
 
     @Test func jwkMustBeAPublicP256Key() throws {

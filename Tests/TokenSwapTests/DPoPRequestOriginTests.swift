@@ -95,6 +95,17 @@ import Testing
         #expect(
             Self.origin().target(of: Self.request(headers: [("Host", "a"), ("Host", "b")])) == nil)
         #expect(Self.origin().target(of: Self.request(headers: [("Host", "a b")])) == nil)
+        // A list in one field, short (a small string) or long, the comma anywhere.
+        for host in [
+            "a,b", ",a", "a,", "tokens.example.com,proxy.internal.example.com",
+            "tokens.example.com:8080,", ",tokens.example.com:8080",
+        ] {
+            #expect(Self.origin().target(of: Self.request(headers: [("Host", host)])) == nil)
+        }
+        #expect(
+            Self.origin().target(
+                of: Self.request(headers: [("Host", "tokens.example.com.internal.example:8080")]))
+                != nil)
     }
 
     /// The normal form of the host before is reused only for the same bytes: one origin

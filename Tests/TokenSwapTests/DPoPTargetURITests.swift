@@ -51,6 +51,13 @@ import Testing
         #expect(
             DPoPTargetURI.path(ofRequestTarget: "/v1/spotify/refresh?x=1") == "/v1/spotify/refresh")
         #expect(DPoPTargetURI.path(ofRequestTarget: "/refresh") == "/refresh")
+        // A target that is a slice of a longer text: the query is found from its start.
+        let text = "/x?/v1/spotify/refresh#frag"
+        #expect(DPoPTargetURI.path(ofRequestTarget: text.dropFirst(3)) == "/v1/spotify/refresh")
+        #expect(DPoPTargetURI.path(ofRequestTarget: text.dropFirst(3).prefix(7)) == "/v1/spo")
+        #expect(DPoPTargetURI.path(ofRequestTarget: text.prefix(2)) == "/x")
+        #expect(DPoPTargetURI.path(ofRequestTarget: "?q") == "")
+        #expect(DPoPTargetURI.path(ofRequestTarget: "") == "")
         let made = DPoPTargetURI(scheme: "HTTP", authority: "LocalHost:8080", path: "/swap")
         #expect(made?.description == "http://localhost:8080/swap")
         #expect(made == DPoPTargetURI("http://localhost:8080/./swap"))

@@ -34,7 +34,7 @@ struct CompactJWS<Header: Sendable>: Sendable {
     /// The ASCII bytes `header.payload` that the signature covers (RFC 7515 §5.2): a
     /// slice of the text.
     let signingInput: ArraySlice<UInt8>
-    let signature: [UInt8]
+    let signature: JWSSignature
 
     /// Splits `text` (a field value's bytes, not copied: the parts are slices of it) and
     /// decodes the signature; `readHeader` gets the header's base64url text (not empty,
@@ -65,9 +65,8 @@ struct CompactJWS<Header: Sendable>: Sendable {
         header = try readHeader(parts.header)
         guard !parts.payload.isEmpty else { throw .invalid("payload is not base64url") }
         payload = parts.payload
-        guard !parts.signature.isEmpty, let signature = Base64URL.decode(parts.signature) else {
-            throw .invalid("signature is not base64url")
-        }
+        guard !parts.signature.isEmpty, let signature = JWSSignature(decoding: parts.signature)
+        else { throw .invalid("signature is not base64url") }
         self.signature = signature
         signingInput = text[..<second]
     }
@@ -86,6 +85,43 @@ struct CompactJWS<Header: Sendable>: Sendable {
             dot(from: second + 1) == nil
         else { return nil }
         return (first, second)
+    }
+}
+
+/// A JWS signature's decoded size, and its bytes when it has ES256's size (64, r‖s):
+/// kept in place, not on the heap, as every proof has one.
+struct JWSSignature: Sendable {
+    /// ES256's size (RFC 7518 §3.4); `P256PublicKey.signatureByteCount`.
+    static var keptByteCount: Int { 64 }
+
+    let byteCount: Int
+    /// The bytes when `byteCount` is `keptByteCount`, else zero.
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// The signature of base64url `text` (within `CompactJWS.maxSignatureByteCount` once
+    /// decoded), or nil unless it is canonical unpadded base64url.
+    init?(decoding text: ArraySlice<UInt8>) {
+        guard let length = Base64URL.decodedLength(characterCount: text.count) else { return nil }
+        var words = self.words
+        let decoded = text.withUnsafeBufferPointer { text -> Int? in
+            if length == Self.keptByteCount {
+                return withUnsafeMutableBytes(of: &words) { Base64URL.decode(text, into: $0) }
+            }
+            // Any other size is only checked to be base64url: the caller refuses it.
+            return withUnsafeTemporaryAllocation(byteCount: max(1, length), alignment: 1) {
+                Base64URL.decode(text, into: $0)
+            }
+        }
+        guard let decoded else { return nil }
+        byteCount = decoded
+        if decoded == Self.keptByteCount { self.words = words }
+    }
+
+    /// Runs `body` with the bytes, nil unless there are `keptByteCount` of them.
+    func withKeptBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard byteCount == Self.keptByteCount else { return nil }
+        return withUnsafeBytes(of: words) { body($0) }
     }
 }
 

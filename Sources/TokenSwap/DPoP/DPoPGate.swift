@@ -92,8 +92,15 @@ package final class DPoPGate: Sendable {
         case .failure(let failure):
             finish(.failure(.init(.invalidDPoPProof(failure.description), failure.outcome)))
         case .success(let proof):
-            checker.recordProofID(proof, provider: provider.name, store: store) { verdict in
-                switch verdict {
+            // The checker's key and verdict, with the store called here: the store's
+            // callback is the one closure made for the record (`recordProofID` would wrap
+            // this one in another).
+            guard let key = checker.proofIDKey(proof, provider: provider.name) else {
+                let reason = DPoPProofChecker.digestFailed.description
+                return finish(.failure(.init(.temporarilyUnavailable(reason: reason), nil)))
+            }
+            store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
+                switch DPoPProofChecker.verdict(result) {
                 case .firstUse:
                     finish(.success(proof))
                 case .replayed:

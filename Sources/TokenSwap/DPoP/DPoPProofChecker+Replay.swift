@@ -17,16 +17,31 @@ extension DPoPProofChecker {
         _ proof: DPoPProof, provider: String, store: any StateStore,
         completion: @escaping @Sendable (DPoPReplayVerdict) -> Void
     ) {
-        guard let key = StateKey(.proofID, scope: provider, value: proof.jti) else {
-            completion(.unavailable(StateStoreError(operation: "insert", reason: "digest failed")))
+        guard let key = proofIDKey(proof, provider: provider) else {
+            completion(.unavailable(Self.digestFailed))
             return
         }
-        store.insertIfAbsent(key, keepFor: replayWindow) { result in
-            switch result {
-            case .success(true): completion(.firstUse)
-            case .success(false): completion(.replayed)
-            case .failure(let error): completion(.unavailable(error))
-            }
+        store.insertIfAbsent(key, keepFor: replayWindow) { completion(Self.verdict($0)) }
+    }
+
+    /// The store key `recordProofID` records: nil only when OpenSSL cannot digest. For a
+    /// caller that hands the store its own callback (`DPoPGate.inspect`: one closure per
+    /// proof, not one around another).
+    func proofIDKey(_ proof: DPoPProof, provider: String) -> StateKey? {
+        StateKey(.proofID, scope: provider, value: proof.jti)
+    }
+
+    /// What the store's `insertIfAbsent` answer for a proof's key means.
+    static func verdict(_ result: Result<Bool, StateStoreError>) -> DPoPReplayVerdict {
+        switch result {
+        case .success(true): .firstUse
+        case .success(false): .replayed
+        case .failure(let error): .unavailable(error)
         }
+    }
+
+    /// The store failure `recordProofID` reports when the key cannot be digested.
+    static var digestFailed: StateStoreError {
+        StateStoreError(operation: "insert", reason: "digest failed")
     }
 }

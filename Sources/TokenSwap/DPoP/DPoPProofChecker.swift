@@ -74,12 +74,14 @@ struct DPoPProofChecker: Sendable {
             text, claims throws(DPoPProofFailure) in
             try checkClaims(claims, in: text, method: method, target: target, now: now)
         }
-        guard jws.signature.count == P256PublicKey.signatureByteCount else {
-            throw .invalid("signature is not 64 bytes")
+        let verified = jws.signature.withKeptBytes { signature in
+            jws.signingInput.withUnsafeBytes { input in
+                key.key.verifies(signature: signature, of: input)
+            }
         }
-        guard key.key.verifies(signature: jws.signature, of: jws.signingInput) else {
-            throw .invalid("signature does not verify")
-        }
+        // Only ES256's 64 bytes are kept (`JWSSignature.keptByteCount`): any other size is none.
+        guard let verified else { throw .invalid("signature is not 64 bytes") }
+        guard verified else { throw .invalid("signature does not verify") }
         return DPoPProof(key: key.key, thumbprint: key.thumbprint, jti: jti, issuedAt: issuedAt)
     }
 
@@ -119,10 +121,16 @@ struct DPoPProofChecker: Sendable {
         return (String(decoding: jti, as: UTF8.self), issuedAt)
     }
 
-    /// A header's key, checked, and its thumbprint.
-    struct HeaderKey: Sendable {
+    /// A header's key, checked, and its thumbprint: one object, so handing a kept one
+    /// out of the cache counts one reference, not one per part.
+    final class HeaderKey: Sendable {
         let key: P256PublicKey
         let thumbprint: [UInt8]
+
+        init(key: P256PublicKey, thumbprint: [UInt8]) {
+            self.key = key
+            self.thumbprint = thumbprint
+        }
     }
 
     /// The keys of the headers read lately, by the header's exact base64url text. Every
@@ -130,9 +138,29 @@ struct DPoPProofChecker: Sendable {
     /// decoding, no point check and no thumbprint: an app sends the same header (its one
     /// key) with every proof. Only headers that passed are kept; at `capacity` the cache
     /// starts over, so it holds at most that many keys whatever clients send.
+    ///
+    /// The header found last is compared first, byte for byte, before the table: a copy
+    /// serving one app sees the same header again and again, and that comparison answers
+    /// without hashing the text.
     final class KeyCache: Sendable {
         static let capacity = 1024
-        private let keys = Mutex<[EncodedHeader: HeaderKey]>([:])
+        private let state = Mutex(State())
+
+        private struct State {
+            var keys: [EncodedHeader: HeaderKey] = [:]
+            /// The header last found or added, one of `keys`.
+            var latest: (header: EncodedHeader, key: HeaderKey)?
+
+            /// The key of `header`: the latest's when the bytes are its, else the table's
+            /// (which then becomes the latest).
+            mutating func key(of header: EncodedHeader) -> HeaderKey? {
+                if latest?.header == header { return latest?.key }
+                guard let index = keys.index(forKey: header) else { return nil }
+                let found = keys[index]
+                latest = (found.key, found.value)
+                return found.value
+            }
+        }
 
         /// The header's text as the table's key, hashed and compared as one run of bytes.
         private struct EncodedHeader: Hashable {
@@ -153,10 +181,10 @@ struct DPoPProofChecker: Sendable {
             }
         }
 
-        var count: Int { keys.withLock { $0.count } }
+        var count: Int { state.withLock { $0.keys.count } }
 
         func key(of encodedHeader: ArraySlice<UInt8>) throws(DPoPProofFailure) -> HeaderKey {
-            if let known = keys.withLock({ $0[EncodedHeader(text: encodedHeader)] }) {
+            if let known = state.withLock({ $0.key(of: EncodedHeader(text: encodedHeader)) }) {
                 return known
             }
             let key = try DPoPProofChecker.headerKey(
@@ -165,10 +193,14 @@ struct DPoPProofChecker: Sendable {
                 throw .invalid("thumbprint unavailable")
             }
             let checked = HeaderKey(key: key, thumbprint: thumbprint)
-            keys.withLock { keys in
-                if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
-                // A copy of its own: the slice would keep the whole proof alive.
-                keys[EncodedHeader(text: ArraySlice(Array(encodedHeader)))] = checked
+            // A copy of its own: the slice would keep the whole proof alive.
+            let header = EncodedHeader(text: ArraySlice(Array(encodedHeader)))
+            state.withLock { state in
+                if state.keys.count >= Self.capacity {
+                    state.keys.removeAll(keepingCapacity: true)
+                }
+                state.keys[header] = checked
+                state.latest = (header, checked)
             }
             return checked
         }

@@ -102,10 +102,19 @@ struct DPoPRequestOrigin: Sendable {
         return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Whether `value` holds a `,`, found by `memchr` in the string's own storage.
+    private static func hasComma(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { utf8 in
+            guard let start = utf8.baseAddress, !utf8.isEmpty else { return false }
+            return memchr(start, Int32(UInt8(ascii: ",")), utf8.count) != nil
+        }
+    }
+
     /// One field value with one element: a list (several proxies' values) names no
     /// single origin.
     private static func single(_ values: [String]) -> String? {
-        guard values.count == 1, !values[0].utf8.contains(UInt8(ascii: ",")) else { return nil }
+        guard values.count == 1, !Self.hasComma(values[0]) else { return nil }
         // A value that starts and ends with a visible ASCII byte has no whitespace to trim
         // (the parser strips a field's own), so it is kept as it is.
         let visible: ClosedRange<UInt8> = 0x21...0x7E

@@ -110,7 +110,16 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// The request target's path: up to the query.
     static func path(ofRequestTarget target: some StringProtocol) -> Substring {
         let text = Substring(target)
-        let end = text.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        func isEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        // Over the text's own storage where it has one (a received target always does).
+        let offset: Int?? = text.utf8.withContiguousStorageIfAvailable {
+            $0.firstIndex(where: isEnd)
+        }
+        let end: Substring.Index? =
+            switch offset {
+            case .some(let offset): offset.map { text.utf8.index(text.startIndex, offsetBy: $0) }
+            case .none: text.utf8.firstIndex(where: isEnd)
+            }
         return text[..<(end ?? text.endIndex)]
     }
 
@@ -181,11 +190,14 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// byte that a path cannot hold.
     private static func normalisedPath(_ path: some StringProtocol) -> String? {
         // Without a percent-encoding or a dot nothing changes: the text as it came.
-        if !path.isEmpty,
-            path.utf8.allSatisfy({
-                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ".")
-            })
-        {
+        func isKept(_ byte: UInt8) -> Bool {
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: ".")
+        }
+        // Over the text's own storage where it has one (a request's path always does).
+        let unchanged =
+            path.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isKept) }
+            ?? path.utf8.allSatisfy(isKept)
+        if !path.isEmpty, unchanged {
             return String(path)
         }
         let bytes = Array(path.utf8)
