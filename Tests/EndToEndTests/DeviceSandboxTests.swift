@@ -141,22 +141,17 @@ import Testing
     }
 
     /// RFC 8628 §3.5: a poll sooner than the interval is `slow_down` from tokenswap
-    /// itself, and the interval grows by 5 s each time; the sandbox is not asked. Its
-    /// interval is 1 s: an attempt whose first two polls a stalled machine spreads over a
-    /// second or more shows nothing (the second is a poll in time), and a new code tries
-    /// again.
+    /// itself, and the interval grows by 5 s each time; the sandbox is not asked. A
+    /// stalled attempt (`DeviceFlow.pollTwiceAtOnce`) tries a new code.
     @Test func localSlowDownRaisesTheInterval() async throws {
         let server = try await TokenSwapProcess.serve(["--sandbox"], environment: [:])
         var stalled = 0
         var shown = false
         while !shown, stalled < 5 {
-            let code = try await DeviceFlow.requestCode(server.port)
-            let sealed = try #require(code.string("device_code"))
-            let clock = ContinuousClock()
-            let started = clock.now
-            let first = try await DeviceFlow.poll(server.port, deviceCode: sealed)
-            let second = try await DeviceFlow.poll(server.port, deviceCode: sealed)
-            guard clock.now - started < .milliseconds(900) else {
+            guard
+                let (sealed, first, second) = try await DeviceFlow.pollTwiceAtOnce(
+                    code: server.port, first: server.port, second: server.port)
+            else {
                 stalled += 1
                 continue
             }

@@ -75,10 +75,8 @@ import Testing
     /// there too, answered without asking the provider, and the raised interval holds on
     /// both copies.
     ///
-    /// The sandbox asks for a 1 s interval, so "too soon" needs the two polls within a
-    /// second: a loaded machine that stalls between them makes the second one a poll in
-    /// time (it then reaches that copy's own sandbox, which does not know the code). Such
-    /// an attempt shows nothing, and a new device code tries again.
+    /// A stalled attempt (`DeviceFlow.pollTwiceAtOnce`) reaches b's own sandbox, which
+    /// does not know the code, and a new code tries again.
     @Test func aDeviceSlowDownHoldsOnTheOtherCopy() async throws {
         let redis = try await RedisServer.start()
         let environment = Self.state(redis, ["TOKENSWAP_ENCRYPTION_KEYS": Deployment.newKey("A")])
@@ -86,13 +84,10 @@ import Testing
         let b = try await TokenSwapProcess.serve(["--sandbox"], environment: environment)
         var shown = false
         for _ in 0..<5 where !shown {
-            let code = try await DeviceFlow.requestCode(a.port)
-            let sealed = try #require(code.string("device_code"))
-            let clock = ContinuousClock()
-            let started = clock.now
-            let first = try await DeviceFlow.poll(a.port, deviceCode: sealed)
-            let second = try await DeviceFlow.poll(b.port, deviceCode: sealed)
-            guard clock.now - started < .milliseconds(900) else { continue }
+            guard
+                let (sealed, first, second) = try await DeviceFlow.pollTwiceAtOnce(
+                    code: a.port, first: a.port, second: b.port)
+            else { continue }
             shown = true
             #expect(first.error == "authorization_pending")
             #expect(second.error == "slow_down")
