@@ -28,15 +28,13 @@ import TokenSwapClient
             "the complete URI carries the user code")
         #expect(authorization.intervalSeconds == 1)
 
-        let begin = ContinuousClock.now
         let waiting = Task { try await session.signIn(approving: started) }
         try await Task.sleep(for: .seconds(1.5))
         try await Self.decide(authorization.userCode, approve: true, port: server.port)
         try await waiting.value
-        // Polls every second; tokenswap never had to slow it down (that would add 5 s to
-        // the 1.5 s before the approval: 6.5 s at least). The metric below says it exactly;
-        // the time bound leaves a loaded machine a few seconds.
-        #expect(ContinuousClock.now - begin < .seconds(6))
+        // Polls every second, and tokenswap never had to slow it down: the metric below
+        // says it exactly (a bound on the time, 6 s where a slow_down would take 6.5, failed
+        // once on a machine that stalled).
 
         let access = try await session.accessToken()
         expectQuietly(access.hasPrefix("sba-"), "a sandbox access token")

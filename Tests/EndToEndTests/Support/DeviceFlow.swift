@@ -24,14 +24,15 @@ enum DeviceFlow {
     }
 
     /// A new device code from `codePort`, polled on `firstPort` and at once on `secondPort`:
-    /// the code and the two answers, or nil when the two polls took 0.9 s or more. The
-    /// sandbox asks for a 1 s interval, so a machine that stalled between them made the
-    /// second a poll in time, which shows nothing about a poll too soon; the caller tries a
-    /// new code.
+    /// the code, the two answers, and whether the two polls took under 0.9 s. The sandbox
+    /// asks for a 1 s interval, so only then is the second poll surely too soon; a machine
+    /// that stalled between them may have made it a poll in time, which shows nothing about
+    /// a poll too soon, and the caller tries a new code (counting what the answers say).
     static func pollTwiceAtOnce(
         code codePort: UInt16, first firstPort: UInt16, second secondPort: UInt16
     )
-        async throws -> (deviceCode: String, first: Exchange.Answer, second: Exchange.Answer)?
+        async throws
+        -> (deviceCode: String, first: Exchange.Answer, second: Exchange.Answer, quick: Bool)
     {
         let code = try await requestCode(codePort)
         let sealed = try #require(code.string("device_code"))
@@ -39,8 +40,7 @@ enum DeviceFlow {
         let started = clock.now
         let first = try await poll(firstPort, deviceCode: sealed)
         let second = try await poll(secondPort, deviceCode: sealed)
-        guard clock.now - started < .milliseconds(900) else { return nil }
-        return (sealed, first, second)
+        return (sealed, first, second, clock.now - started < .milliseconds(900))
     }
 
     /// The user approves (or denies) on the sandbox's page, as a browser does: the page
