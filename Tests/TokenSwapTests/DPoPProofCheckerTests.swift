@@ -437,18 +437,19 @@ import Transport
         })
         let proof = try check(maker.proof()).get()
         let verdicts = Mutex<[DPoPReplayVerdict]>([])
-        func record(_ provider: String) {
-            checker.recordProofID(proof, provider: provider, store: store) { verdict in
-                verdicts.withLock { $0.append(verdict) }
+        func record(_ provider: String) throws {
+            let key = try #require(checker.proofIDKey(proof, provider: provider))
+            store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
+                verdicts.withLock { $0.append(DPoPProofChecker.verdict(result)) }
             }
         }
-        record("spotify")
-        record("spotify")
-        record("linkedin")
+        try record("spotify")
+        try record("spotify")
+        try record("linkedin")
         clock.add(70_999_000_000, ordering: .relaxed)
-        record("spotify")
+        try record("spotify")
         clock.add(2_000_000_000, ordering: .relaxed)
-        record("spotify")
+        try record("spotify")
         #expect(
             verdicts.withLock { $0 } == [.firstUse, .replayed, .firstUse, .replayed, .firstUse])
         #expect(checker.replayWindow == .seconds(71))

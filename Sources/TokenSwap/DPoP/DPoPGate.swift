@@ -92,9 +92,8 @@ package final class DPoPGate: Sendable {
         case .failure(let failure):
             finish(.failure(.init(.invalidDPoPProof(failure.description), failure.outcome)))
         case .success(let proof):
-            // The checker's key and verdict, with the store called here: the store's
-            // callback is the one closure made for the record (`recordProofID` would wrap
-            // this one in another).
+            // The `jti` recorded with the checker's key and read by its verdict; the store's
+            // callback is the one closure made for the record.
             guard let key = checker.proofIDKey(proof, provider: provider.name) else {
                 let reason = DPoPProofChecker.digestFailed.description
                 return finish(.failure(.init(.temporarilyUnavailable(reason: reason), nil)))

@@ -4,29 +4,17 @@ enum DPoPReplayVerdict: Sendable, Equatable {
     case firstUse
     /// Seen before at this provider: `400 invalid_dpop_proof`, outcome `replayed`.
     case replayed
-    /// The store failed (or could not digest the key); the caller answers as for any
-    /// store failure (CONTRACT §12).
+    /// The store failed; the caller answers as for any store failure (CONTRACT §12).
     case unavailable(StateStoreError)
 }
 
+/// The `jti` replay check through §12's store: the caller records `proofIDKey` with
+/// `insertIfAbsent` for `replayWindow` and reads the answer by `verdict`, so a second proof
+/// with the `jti` is refused on this copy and, with a shared store, on every copy. The
+/// caller's callback is the store's own (`DPoPGate.inspect`): one closure per proof.
 extension DPoPProofChecker {
-    /// Records the proof's `jti` at `provider` through §12's store for `replayWindow`, so
-    /// a second proof with it is refused on this copy and, with a shared store, on every
-    /// copy. The key is a digest of the provider and the `jti` (`StateKey`).
-    func recordProofID(
-        _ proof: DPoPProof, provider: String, store: any StateStore,
-        completion: @escaping @Sendable (DPoPReplayVerdict) -> Void
-    ) {
-        guard let key = proofIDKey(proof, provider: provider) else {
-            completion(.unavailable(Self.digestFailed))
-            return
-        }
-        store.insertIfAbsent(key, keepFor: replayWindow) { completion(Self.verdict($0)) }
-    }
-
-    /// The store key `recordProofID` records: nil only when OpenSSL cannot digest. For a
-    /// caller that hands the store its own callback (`DPoPGate.inspect`: one closure per
-    /// proof, not one around another).
+    /// The store key of the proof's `jti` at `provider`: a digest of both (`StateKey`);
+    /// nil only when OpenSSL cannot digest (`digestFailed`).
     func proofIDKey(_ proof: DPoPProof, provider: String) -> StateKey? {
         StateKey(.proofID, scope: provider, value: proof.jti)
     }
@@ -40,7 +28,7 @@ extension DPoPProofChecker {
         }
     }
 
-    /// The store failure `recordProofID` reports when the key cannot be digested.
+    /// The store failure a proof whose key cannot be digested is answered with.
     static var digestFailed: StateStoreError {
         StateStoreError(operation: "insert", reason: "digest failed")
     }

@@ -11,7 +11,7 @@ import Synchronization
 
 /// The rules of a valid DPoP proof (RFC 9449 §4.3) exactly as CONTRACT §13 states them,
 /// as a pure function of the request's `DPoP` fields, method, target URI and the time;
-/// the `jti` replay check, which needs the state store, is `recordProofID` afterwards.
+/// the `jti` replay check, which needs the state store, comes afterwards (`proofIDKey`).
 ///
 /// The cheap rules run first and the signature check last but for the store, so a
 /// request that fails on its structure, claims or nonce costs no P-256 verification.

@@ -112,14 +112,13 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
         let text = Substring(target)
         func isEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
         // Over the text's own storage where it has one (a received target always does).
-        let offset: Int?? = text.utf8.withContiguousStorageIfAvailable {
-            $0.firstIndex(where: isEnd)
+        let end: Substring.Index?
+        if let offset = text.utf8.withContiguousStorageIfAvailable({ $0.firstIndex(where: isEnd) })
+        {
+            end = offset.map { text.utf8.index(text.startIndex, offsetBy: $0) }
+        } else {
+            end = text.utf8.firstIndex(where: isEnd)
         }
-        let end: Substring.Index? =
-            switch offset {
-            case .some(let offset): offset.map { text.utf8.index(text.startIndex, offsetBy: $0) }
-            case .none: text.utf8.firstIndex(where: isEnd)
-            }
         return text[..<(end ?? text.endIndex)]
     }
 
