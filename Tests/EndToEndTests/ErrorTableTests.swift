@@ -119,7 +119,9 @@ import Testing
         let answer = try await Exchange.form("/v1/swap", port: stack.port, [("code", "code-d")])
         #expect(answer.status == 429)
         let seconds = try #require(answer.header("Retry-After").flatMap { Int($0) })
-        #expect((100...120).contains(seconds), "\(seconds)")
+        // Up to 120, or 121 when the service's `time()` (the kernel's coarse clock, a tick
+        // behind) still read the second before the test's `Date()` had just passed.
+        #expect((100...121).contains(seconds), "\(seconds)")
         #expect(try await stack.finish(secrets: ["code-d"]) == 0)
     }
 
