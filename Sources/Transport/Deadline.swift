@@ -31,16 +31,21 @@ package struct Deadline: Sendable, Hashable, Comparable {
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    /// The earlier of two deadlines.
-    /// `duration` after `start`, saturating as `after(seconds:)` does (a negative one:
-    /// `start`). By one division of the two durations' counts, where `Duration.components`
-    /// divides a 128-bit count.
+    /// `duration` after `start`, clamped as `after(seconds:)` is (a negative one: `start`),
+    /// to the nanosecond below. In integers from the 128-bit count of attoseconds: dividing
+    /// one `Duration` by another converts both counts to `Double` first, on every refresh
+    /// the replay window claims and settles (CONTRACT §12).
     package static func after(_ duration: Duration, from start: Deadline = .now) -> Deadline {
-        after(seconds: duration / oneSecond, from: start)
+        let nanoseconds = duration.attoseconds / 1_000_000_000
+        let clamped = nanoseconds <= 0 ? 0 : UInt64(min(nanoseconds, Int128(maxNanoseconds)))
+        let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(clamped)
+        return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    private static let oneSecond = Duration.seconds(1)
+    /// `maxSeconds` in nanoseconds.
+    private static let maxNanoseconds = UInt64(maxSeconds * 1e9)
 
+    /// The earlier of two deadlines.
     package func earlier(_ other: Deadline) -> Deadline { min(self, other) }
 
     /// Seconds left until the deadline from `now` (0 once it has passed, at most

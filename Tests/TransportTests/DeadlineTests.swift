@@ -19,12 +19,16 @@ import Transport
     }
 
     /// A `Duration` is clamped as seconds are: a negative one is `start`, a huge one the
-    /// clamped maximum, and a fraction of a second is kept to the nanosecond.
+    /// clamped maximum, and a fraction of a second is kept to the nanosecond below.
     @Test(
         arguments: [
             (.milliseconds(1_500), 2_500_000_000), (.zero, oneSecond), (.seconds(-3), oneSecond),
             (.nanoseconds(7), oneSecond + 7), (.seconds(Int64.max), clampedMax),
             (.seconds(60), oneSecond + 60 * oneSecond),
+            (.nanoseconds(-1), oneSecond), (.seconds(1_000_000), clampedMax),
+            (.seconds(1_000_001), clampedMax), (.seconds(Int64.min), oneSecond),
+            (Duration(secondsComponent: 2, attosecondsComponent: 999_999_999), oneSecond * 3),
+            (Duration(secondsComponent: 0, attosecondsComponent: 1_999_999_999), oneSecond + 1),
         ] as [(Duration, UInt64)])
     func durationsAreClampedAsSecondsAre(duration: Duration, expected: UInt64) {
         #expect(Deadline.after(duration, from: Self.start).uptimeNanoseconds == expected)
