@@ -59,7 +59,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Replaces every field of that name with one field.
     public mutating func replaceOrAdd(name: String, value: String) {
-        remove(name: name)
+        // Removing nothing would still copy shared fields (an answer's are a shared
+        // constant) before the append copies them again.
+        if contains(name) { remove(name: name) }
         add(name: name, value: value)
     }
 

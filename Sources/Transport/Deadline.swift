@@ -31,15 +31,29 @@ package struct Deadline: Sendable, Hashable, Comparable {
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    /// The earlier of two deadlines.
-    /// `duration` after `start`, saturating as `after(seconds:)` does (a negative one:
-    /// `start`). By one division of the two durations' counts, where `Duration.components`
-    /// divides a 128-bit count.
+    /// `duration` after `start`, clamped as `after(seconds:)` clamps (a negative one:
+    /// `start`), in whole nanoseconds. In integers: the count of attoseconds is divided
+    /// once, as a 128-bit dividend by a 64-bit divisor, where `Duration.components` and
+    /// `Duration / Duration` work through general 128-bit arithmetic and `Double`.
     package static func after(_ duration: Duration, from start: Deadline = .now) -> Deadline {
-        after(seconds: duration / oneSecond, from: start)
+        let attoseconds = duration.attoseconds
+        guard attoseconds > 0 else { return start }
+        let high = UInt64(truncatingIfNeeded: attoseconds >> 64)
+        let low = UInt64(truncatingIfNeeded: attoseconds)
+        // The quotient fits in 64 bits exactly when the high word is below the divisor.
+        let nanoseconds =
+            high < attosecondsPerNanosecond
+            ? attosecondsPerNanosecond.dividingFullWidth((high, low)).quotient : .max
+        let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(
+            min(nanoseconds, maxNanoseconds))
+        return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    private static let oneSecond = Duration.seconds(1)
+    private static let attosecondsPerNanosecond: UInt64 = 1_000_000_000
+    /// `maxSeconds` in nanoseconds, as `nanoseconds(clamping:)` gives it.
+    private static let maxNanoseconds = nanoseconds(clamping: maxSeconds)
+
+    /// The earlier of two deadlines.
 
     package func earlier(_ other: Deadline) -> Deadline { min(self, other) }
 

@@ -15,6 +15,26 @@ import Testing
         headers.replaceOrAdd(name: "A", value: "4")
         #expect(headers.values("a") == ["4"])
         #expect(headers.count == 2)
+        // A name not there is appended, the others kept in order, the shared original
+        // untouched.
+        let shared = headers
+        headers.replaceOrAdd(name: "c", value: "5")
+        #expect(
+            headers.fields == [
+                .init(name: "B", value: "3"), .init(name: "A", value: "4"),
+                .init(name: "c", value: "5"),
+            ])
+        #expect(shared.count == 2)
+        var received = HTTPHeaders(
+            received: Array("A: 1\r\nB: 2\r\n".utf8),
+            ranges: [FieldRange(name: 0..<1, value: 3..<4), FieldRange(name: 6..<7, value: 9..<10)])
+        received.replaceOrAdd(name: "C", value: "3")
+        received.replaceOrAdd(name: "a", value: "4")
+        #expect(
+            received.fields == [
+                .init(name: "B", value: "2"), .init(name: "C", value: "3"),
+                .init(name: "a", value: "4"),
+            ])
     }
 
     /// A value read as bytes is the received head's bytes as they came (obs-text not
