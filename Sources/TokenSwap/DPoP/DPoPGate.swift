@@ -85,7 +85,8 @@ package final class DPoPGate: Sendable {
                 .failure(.init(.invalidDPoPProof("the request has no host to prove"), .invalid)))
         }
         switch checker.check(
-            fieldBytes: fields, method: request.method.rawValue, target: target, now: now())
+            fieldBytes: fields, method: request.method.rawValue, target: target,
+            provider: provider.name, now: now())
         {
         case .failure(.nonceRequired):
             finish(.failure(.init(.useDPoPNonce, .nonceRequired)))
@@ -93,21 +94,29 @@ package final class DPoPGate: Sendable {
             finish(.failure(.init(.invalidDPoPProof(failure.description), failure.outcome)))
         case .success(let proof):
             // The `jti` recorded with the checker's key and read by its verdict; the store's
-            // callback is the one closure made for the record.
-            guard let key = checker.proofIDKey(proof, provider: provider.name) else {
+            // callback is the one closure made for the record (it captures what `finish`
+            // does, not `finish`, which would be a second).
+            guard let key = proof.proofID else {
                 let reason = DPoPProofChecker.digestFailed.description
                 return finish(.failure(.init(.temporarilyUnavailable(reason: reason), nil)))
             }
             store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
-                switch DPoPProofChecker.verdict(result) {
-                case .firstUse:
-                    finish(.success(proof))
-                case .replayed:
-                    finish(.failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed)))
-                case .unavailable(let error):
-                    finish(.failure(.init(.temporarilyUnavailable(reason: error.description), nil)))
-                }
+                completion(
+                    DPoPInspection(
+                        mode: mode, carriedHeader: true, proof: Self.recorded(proof, result)))
             }
+        }
+    }
+
+    /// A checked proof as the replay check's answer (`DPoPProofChecker.verdict`) leaves it.
+    private static func recorded(_ proof: DPoPProof, _ result: Result<Bool, StateStoreError>)
+        -> Result<DPoPProof?, DPoPRefusal>
+    {
+        switch DPoPProofChecker.verdict(result) {
+        case .firstUse: .success(proof)
+        case .replayed: .failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed))
+        case .unavailable(let error):
+            .failure(.init(.temporarilyUnavailable(reason: error.description), nil))
         }
     }
 

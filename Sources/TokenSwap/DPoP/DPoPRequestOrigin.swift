@@ -15,19 +15,35 @@ import Synchronization
 /// them; else the connection's scheme and the `Host` field. The path is the request
 /// target's, as sent.
 struct DPoPRequestOrigin: Sendable {
-    /// The public URL's scheme and authority, nil when it is not set; normalised once
-    /// (`base`, nil when they are not a URI's).
-    let publicBase: (scheme: String, authority: String, base: DPoPTargetURI.Base?)?
+    /// The public URL's scheme and authority as written, nil when it is not set; normalised
+    /// as a request's are (`latest` keeps their normal form).
+    let publicBase: (scheme: String, authority: String)?
     let trustedProxies: TrustedProxies
     /// The main port serves HTTPS itself (CONTRACT §10).
     let servesTLS: Bool
-    /// The scheme and `Host` (or forwarded host) of the request before, as sent, and their
-    /// normal form: nearly every request names the same host, whose normal form is then
-    /// not worked out again. One entry, replaced by the next host that differs.
-    private let latest = LatestBase()
+    /// The scheme and `Host` (or forwarded host, or the public URL's) of the request
+    /// before, as sent, and their normal form, with that request's target and its URI:
+    /// nearly every request names the same host, and an app's refreshes the same target,
+    /// whose normal forms are then not worked out again. One entry, replaced by the next
+    /// request that differs.
+    private let latest = Latest()
 
-    private final class LatestBase: Sendable {
-        let entry = Mutex<(scheme: String, authority: String, base: DPoPTargetURI.Base?)?>(nil)
+    private final class Latest: Sendable {
+        let entry = Mutex<Entry?>(nil)
+    }
+
+    /// What `latest` holds for a request: its whole URI, or its scheme and host's part.
+    private enum Known {
+        case uri(DPoPTargetURI?)
+        case base(DPoPTargetURI.Base?)
+    }
+
+    private struct Entry {
+        let scheme: String
+        let authority: String
+        let base: DPoPTargetURI.Base?
+        let requestTarget: String
+        let uri: DPoPTargetURI?
     }
 
     init(publicURL: String?, trustedProxies: TrustedProxies, servesTLS: Bool) {
@@ -35,10 +51,7 @@ struct DPoPRequestOrigin: Sendable {
             let rest = publicURL[separator.upperBound...]
             let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
             let scheme = publicURL[..<separator.lowerBound]
-            publicBase = (
-                String(scheme), String(authority),
-                DPoPTargetURI.Base(scheme: scheme, authority: authority)
-            )
+            publicBase = (String(scheme), String(authority))
         } else {
             publicBase = nil
         }
@@ -49,9 +62,10 @@ struct DPoPRequestOrigin: Sendable {
     /// The request's URI for the `htu` comparison, or nil when it has no usable host (no
     /// `Host`, or one that is not an authority): such a request cannot be proved.
     func target(of request: HTTPRequest) -> DPoPTargetURI? {
-        let path = DPoPTargetURI.path(ofRequestTarget: request.target)
         if let publicBase {
-            return publicBase.base.flatMap { DPoPTargetURI(base: $0, path: path) }
+            return uri(
+                scheme: publicBase.scheme, authority: publicBase.authority,
+                requestTarget: request.target)
         }
         var scheme = servesTLS ? "https" : "http"
         var host = Self.single(request.headers.values("Host"))
@@ -68,25 +82,39 @@ struct DPoPRequestOrigin: Sendable {
                 host = forwarded
             }
         }
-        guard let host, let base = base(scheme: scheme, authority: host) else { return nil }
-        return DPoPTargetURI(base: base, path: path)
+        guard let host else { return nil }
+        return uri(scheme: scheme, authority: host, requestTarget: request.target)
     }
 
-    /// `DPoPTargetURI.Base` of a request's scheme and host, from `latest` when they are
-    /// the ones it holds (the normal form is a function of the two texts). Compared byte
-    /// for byte: `String`'s `==` would take a canonically equivalent spelling (a Kelvin
-    /// sign for a `K`) for the host it stands beside, which the normal form refuses.
-    private func base(scheme: String, authority: String) -> DPoPTargetURI.Base? {
-        let known = latest.entry.withLock { entry -> DPoPTargetURI.Base?? in
+    /// The URI of a request target at a request's scheme and host, from `latest` where it
+    /// holds the same texts (each normal form is a function of the texts it is made of):
+    /// the whole URI when all three are its, the scheme and host's normal form when those
+    /// two are. Compared byte for byte: `String`'s `==` would take a canonically equivalent
+    /// spelling (a Kelvin sign for a `K`) for the host it stands beside, which the normal
+    /// form refuses.
+    private func uri(scheme: String, authority: String, requestTarget: String) -> DPoPTargetURI? {
+        let known = latest.entry.withLock { entry -> Known? in
             guard let entry, Self.sameBytes(entry.scheme, scheme),
                 Self.sameBytes(entry.authority, authority)
             else { return nil }
-            return .some(entry.base)
+            return Self.sameBytes(entry.requestTarget, requestTarget)
+                ? .uri(entry.uri) : .base(entry.base)
         }
-        if let known { return known }
-        let base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
-        latest.entry.withLock { $0 = (scheme, authority, base) }
-        return base
+        let base: DPoPTargetURI.Base?
+        switch known {
+        case .uri(let uri): return uri
+        case .base(let kept): base = kept
+        case nil: base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
+        }
+        let uri = base.flatMap {
+            DPoPTargetURI(base: $0, path: DPoPTargetURI.path(ofRequestTarget: requestTarget))
+        }
+        latest.entry.withLock {
+            $0 = Entry(
+                scheme: scheme, authority: authority, base: base, requestTarget: requestTarget,
+                uri: uri)
+        }
+        return uri
     }
 
     /// Whether two texts are the same bytes, compared in place where they are contiguous.

@@ -18,6 +18,9 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     let authority: String
     /// The normalised path, never empty.
     let path: String
+    /// `description`'s UTF-8, made once with the URI (a request's is kept,
+    /// `DPoPRequestOrigin`), so that a proof's `htu` is compared with one `memcmp`.
+    private let spelling: [UInt8]
 
     var description: String { "\(scheme)://\(authority)\(path)" }
 
@@ -30,27 +33,12 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
 
     /// `isSpelled` of a text given as its UTF-8.
     func isSpelled(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
-        else { return false }
-        var rest = text
-        return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
-            && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
-    }
-
-    /// Whether `rest` starts with `prefix`, which it then no longer holds.
-    private static func drop(_ prefix: String, from rest: inout UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
-        var prefix = prefix
-        return prefix.withUTF8 { prefix in
-            guard rest.count >= prefix.count else { return false }
-            if let start = rest.baseAddress, let bytes = prefix.baseAddress,
-                memcmp(start, bytes, prefix.count) != 0
-            {
-                return false
+        guard text.count == spelling.count else { return false }
+        return spelling.withUnsafeBufferPointer { spelling in
+            guard let start = text.baseAddress, let bytes = spelling.baseAddress else {
+                return true
             }
-            rest = UnsafeBufferPointer(rebasing: rest[prefix.count...])
-            return true
+            return memcmp(start, bytes, spelling.count) == 0
         }
     }
 
@@ -87,6 +75,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
         self.scheme = base.scheme
         self.authority = base.authority
         self.path = path
+        spelling = Array("\(scheme)://\(authority)\(path)".utf8)
     }
 
     /// A scheme and authority normalised, the part of a request's URI that is the same for
