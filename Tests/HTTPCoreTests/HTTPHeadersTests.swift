@@ -56,6 +56,36 @@ import Testing
         #expect(built.valueBytes("dpop").map(Array.init) == [Array("a.b".utf8), Array("é".utf8)])
     }
 
+    /// `onlyValue` is `values` when that holds exactly one value, else nil, for received
+    /// and built fields alike: names of every length and case, absent, once, twice.
+    @Test func onlyValueIsTheOneValueOfAFieldSentOnce() {
+        let text = "Host: a\r\nX-Host: b\r\nhost2: c\r\nDup: 1\r\nDUP: 2\r\nO: \u{FF}x\r\n"
+        var ranges: [FieldRange] = []
+        var offset = 0
+        for line in text.split(separator: "\r\n") {
+            let bytes = Array(line.utf8)
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":"))!
+            ranges.append(
+                FieldRange(
+                    name: offset..<(offset + colon),
+                    value: (offset + colon + 2)..<(offset + bytes.count)))
+            offset += bytes.count + 2
+        }
+        let received = HTTPHeaders(received: Array(text.utf8), ranges: ranges)
+        let built = HTTPHeaders(received.fields.map { ($0.name, $0.value) })
+        for headers in [received, built] {
+            for name in [
+                "host", "HOST", "x-host", "Host2", "dup", "Dup", "o", "missing", "Hos", "",
+                "X-Host ",
+            ] {
+                let values = headers.values(name)
+                #expect(headers.onlyValue(name) == (values.count == 1 ? values[0] : nil))
+            }
+        }
+        #expect(received.onlyValue("o") == "\u{FF}x")
+        #expect(received.onlyValue("host") == "a" && received.onlyValue("dup") == nil)
+    }
+
     @Test func namesMatchOnlyAsciiCaseFolds() {
         #expect(HTTPHeaders.namesMatch("X-Y", "x-y"))
         #expect(!HTTPHeaders.namesMatch("X-Y", "x-z"))

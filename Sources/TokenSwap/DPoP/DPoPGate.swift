@@ -162,11 +162,13 @@ package final class DPoPGate: Sendable {
     /// `answer` with a fresh `DPoP-Nonce` when the request carried a `DPoP` header and
     /// nonces are on (RFC 9449 §8.1: every answer, errors included, so the client's next
     /// proof can carry it).
-    func decorate(_ answer: EndpointAnswer, _ inspection: DPoPInspection) -> EndpointAnswer {
+    /// Takes the answer over (`consuming`): decorated in place, not copied first.
+    func decorate(_ answer: consuming EndpointAnswer, _ inspection: DPoPInspection)
+        -> EndpointAnswer
+    {
         guard inspection.carriedHeader, settings.noncesRequired,
             let nonce = nonces.current(now: now())
         else { return answer }
-        var answer = answer
         answer.response.headers.replaceOrAdd(name: "DPoP-Nonce", value: nonce)
         return answer
     }

@@ -68,17 +68,17 @@ struct DPoPRequestOrigin: Sendable {
                 requestTarget: request.target)
         }
         var scheme = servesTLS ? "https" : "http"
-        var host = Self.single(request.headers.values("Host"))
+        var host = Self.single(request.headers.onlyValue("Host"))
         // Without trusted proxies no peer is one: its address is not even parsed.
         if !trustedProxies.prefixes.isEmpty, let peer = request.remoteAddress,
             let address = AddressPrefix.parseAddress(peer), trustedProxies.trusts(address)
         {
             // Each forwarded field stands on its own: a proxy that terminates TLS may
             // pass the Host on unchanged and send only the scheme.
-            if let proto = Self.single(request.headers.values("X-Forwarded-Proto")) {
+            if let proto = Self.single(request.headers.onlyValue("X-Forwarded-Proto")) {
                 scheme = proto
             }
-            if let forwarded = Self.single(request.headers.values("X-Forwarded-Host")) {
+            if let forwarded = Self.single(request.headers.onlyValue("X-Forwarded-Host")) {
                 host = forwarded
             }
         }
@@ -139,19 +139,19 @@ struct DPoPRequestOrigin: Sendable {
         }
     }
 
-    /// One field value with one element: a list (several proxies' values) names no
-    /// single origin.
-    private static func single(_ values: [String]) -> String? {
-        guard values.count == 1, !Self.hasComma(values[0]) else { return nil }
+    /// The value of a field sent once (`HTTPHeaders.onlyValue`), with one element: a list
+    /// (several proxies' values) names no single origin.
+    private static func single(_ value: String?) -> String? {
+        guard let value, !Self.hasComma(value) else { return nil }
         // A value that starts and ends with a visible ASCII byte has no whitespace to trim
         // (the parser strips a field's own), so it is kept as it is.
         let visible: ClosedRange<UInt8> = 0x21...0x7E
-        if let first = values[0].utf8.first, let last = values[0].utf8.last,
-            visible.contains(first), visible.contains(last)
+        if let first = value.utf8.first, let last = value.utf8.last, visible.contains(first),
+            visible.contains(last)
         {
-            return values[0]
+            return value
         }
-        let value = values[0].trimmingWhitespace()
-        return value.isEmpty ? nil : value
+        let trimmed = value.trimmingWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
     }
 }
