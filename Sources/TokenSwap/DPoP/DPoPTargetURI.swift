@@ -13,14 +13,38 @@
 /// the same URI compare equal and nothing else does.
 struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// `http` or `https`, lower case.
-    let scheme: String
+    var scheme: String { parts.scheme }
     /// The host in lower case, with the port when it is not the scheme's default.
-    let authority: String
+    var authority: String { parts.authority }
     /// The normalised path, never empty.
-    let path: String
+    var path: String { parts.path }
     /// `description`'s UTF-8, made once with the URI (a request's is kept,
     /// `DPoPRequestOrigin`), so that a proof's `htu` is compared with one `memcmp`.
-    private let spelling: [UInt8]
+    private var spelling: [UInt8] { parts.spelling }
+    /// The parts in one object: a request's URI is handed from the kept one through the
+    /// proof's check, one reference to count instead of four.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let scheme: String
+        let authority: String
+        let path: String
+        let spelling: [UInt8]
+
+        init(scheme: String, authority: String, path: String) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            spelling = Array("\(scheme)://\(authority)\(path)".utf8)
+        }
+    }
+
+    /// Equal parts; the spelling follows from them.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.parts === rhs.parts
+            || (lhs.scheme == rhs.scheme && lhs.authority == rhs.authority
+                && lhs.path == rhs.path)
+    }
 
     var description: String { "\(scheme)://\(authority)\(path)" }
 
@@ -72,10 +96,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// The URI of `path` at a normalised scheme and authority.
     init?(base: Base, path: some StringProtocol) {
         guard let path = Self.normalisedPath(path) else { return nil }
-        self.scheme = base.scheme
-        self.authority = base.authority
-        self.path = path
-        spelling = Array("\(scheme)://\(authority)\(path)".utf8)
+        parts = Parts(scheme: base.scheme, authority: base.authority, path: path)
     }
 
     /// A scheme and authority normalised, the part of a request's URI that is the same for
