@@ -42,7 +42,9 @@ struct DPoPRequestOrigin: Sendable {
         let scheme: String
         let authority: String
         let base: DPoPTargetURI.Base?
-        let requestTarget: String
+        /// Nil for a target with a query or fragment, which is not kept: its URI drops
+        /// them, and a query may carry what no copy should hold on to.
+        let requestTarget: String?
         let uri: DPoPTargetURI?
     }
 
@@ -97,8 +99,10 @@ struct DPoPRequestOrigin: Sendable {
             guard let entry, Self.sameBytes(entry.scheme, scheme),
                 Self.sameBytes(entry.authority, authority)
             else { return nil }
-            return Self.sameBytes(entry.requestTarget, requestTarget)
-                ? .uri(entry.uri) : .base(entry.base)
+            guard let kept = entry.requestTarget, Self.sameBytes(kept, requestTarget) else {
+                return .base(entry.base)
+            }
+            return .uri(entry.uri)
         }
         let base: DPoPTargetURI.Base?
         switch known {
@@ -109,10 +113,13 @@ struct DPoPRequestOrigin: Sendable {
         let uri = base.flatMap {
             DPoPTargetURI(base: $0, path: DPoPTargetURI.path(ofRequestTarget: requestTarget))
         }
+        let hasQuery = requestTarget.utf8.contains {
+            $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        }
         latest.entry.withLock {
             $0 = Entry(
-                scheme: scheme, authority: authority, base: base, requestTarget: requestTarget,
-                uri: uri)
+                scheme: scheme, authority: authority, base: base,
+                requestTarget: hasQuery ? nil : requestTarget, uri: uri)
         }
         return uri
     }
