@@ -122,7 +122,8 @@ int tokenswap_es256_verify(
         && SHA256_Final(digest, &context) == 1
         && ECDSA_do_verify(digest, digest_bytes, value, (EC_KEY *)key) == 1;
     // A refused signature leaves entries on this thread's queue; TLS on the same thread
-    // reads that queue for its own failures (TLSErrorQueue), so none may linger.
-    ERR_clear_error();
+    // reads that queue for its own failures (TLSErrorQueue), so none may linger. A valid
+    // one leaves none: the queue is only cleared (all its slots walked) when it holds one.
+    if (ERR_peek_error() != 0) ERR_clear_error();
     return valid;
 }

@@ -59,7 +59,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Replaces every field of that name with one field.
     public mutating func replaceOrAdd(name: String, value: String) {
-        remove(name: name)
+        // Removing nothing would still copy shared fields (an answer's are a shared
+        // constant) before the append copies them again.
+        if contains(name) { remove(name: name) }
         add(name: name, value: value)
     }
 
@@ -75,6 +77,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
             return nil
         }
         return String(decoding: head[range.value], as: UTF8.self)
+    }
+
+    /// The value of the named field when exactly one field has that name, else nil (none,
+    /// or several): a field that names one thing (`Host`), read without collecting values.
+    public func onlyValue(_ name: String) -> String? {
+        guard isReceived else {
+            let values = built.lazy.filter { Self.namesMatch($0.name, name) }
+            guard let first = values.first, values.dropFirst().isEmpty else { return nil }
+            return first.value
+        }
+        var found: FieldRange?
+        for range in ranges where Self.name(range, in: head, is: name) {
+            guard found == nil else { return nil }
+            found = range
+        }
+        return found.map { String(decoding: head[$0.value], as: UTF8.self) }
     }
 
     /// Every value of the named field, in order.
@@ -138,7 +156,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     }
 
     private static func name(_ range: FieldRange, in head: [UInt8], is name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable { bytesMatch(head[range.name], $0) }
+        // Most fields differ in length from the name looked up: no slice of the head made.
+        guard range.name.count == name.utf8.count else { return false }
+        return name.utf8.withContiguousStorageIfAvailable { bytesMatch(head[range.name], $0) }
             ?? bytesMatch(head[range.name], name.utf8)
     }
 

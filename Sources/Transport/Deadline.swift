@@ -31,19 +31,27 @@ package struct Deadline: Sendable, Hashable, Comparable {
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    /// `duration` after `start`, clamped as `after(seconds:)` is (a negative one: `start`),
-    /// to the nanosecond below. In integers from the 128-bit count of attoseconds: dividing
-    /// one `Duration` by another converts both counts to `Double` first, on every refresh
-    /// the replay window claims and settles (CONTRACT §12).
+    /// `duration` after `start`, clamped as `after(seconds:)` clamps (a negative one:
+    /// `start`), in whole nanoseconds. In integers: the count of attoseconds is divided
+    /// once, as a 128-bit dividend by a 64-bit divisor, where `Duration.components` and
+    /// `Duration / Duration` work through general 128-bit arithmetic and `Double`.
     package static func after(_ duration: Duration, from start: Deadline = .now) -> Deadline {
-        let nanoseconds = duration.attoseconds / 1_000_000_000
-        let clamped = nanoseconds <= 0 ? 0 : UInt64(min(nanoseconds, Int128(maxNanoseconds)))
-        let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(clamped)
+        let attoseconds = duration.attoseconds
+        guard attoseconds > 0 else { return start }
+        let high = UInt64(truncatingIfNeeded: attoseconds >> 64)
+        let low = UInt64(truncatingIfNeeded: attoseconds)
+        // The quotient fits in 64 bits exactly when the high word is below the divisor.
+        let nanoseconds =
+            high < attosecondsPerNanosecond
+            ? attosecondsPerNanosecond.dividingFullWidth((high, low)).quotient : .max
+        let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(
+            min(nanoseconds, maxNanoseconds))
         return Deadline(uptimeNanoseconds: overflow ? .max : sum)
     }
 
-    /// `maxSeconds` in nanoseconds.
-    private static let maxNanoseconds = UInt64(maxSeconds * 1e9)
+    private static let attosecondsPerNanosecond: UInt64 = 1_000_000_000
+    /// `maxSeconds` in nanoseconds, as `nanoseconds(clamping:)` gives it.
+    private static let maxNanoseconds = nanoseconds(clamping: maxSeconds)
 
     /// The earlier of two deadlines.
     package func earlier(_ other: Deadline) -> Deadline { min(self, other) }

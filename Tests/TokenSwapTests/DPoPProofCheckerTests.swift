@@ -25,9 +25,15 @@ import Transport
 
     private func check(
         _ proof: String, method: String = "POST", now: Int64 = Self.now,
-        with checker: DPoPProofChecker? = nil
+        with checker: DPoPProofChecker? = nil, provider: String = "spotify"
     ) -> Result<DPoPProof, DPoPProofFailure> {
-        (checker ?? self.checker).check(fields: [proof], method: method, target: target, now: now)
+        (checker ?? self.checker).check(
+            fields: [proof], method: method, target: target, provider: provider, now: now)
+    }
+
+    /// The store key a proof with this `jti` records at `provider`.
+    private static func proofID(_ jti: String, provider: String = "spotify") -> StateKey? {
+        StateKey(.proofID, scope: provider, value: jti)
     }
 
     private func isInvalid(_ result: Result<DPoPProof, DPoPProofFailure>) -> Bool {
@@ -38,7 +44,8 @@ import Transport
     @Test func aValidProofPassesWithItsKeysThumbprint() throws {
         let proof = try check(maker.proof()).get()
         #expect(proof.thumbprint == maker.thumbprint)
-        #expect(proof.jti == "e1j3V_bKic8-LAEB")
+        #expect(proof.proofID == Self.proofID("e1j3V_bKic8-LAEB"))
+        #expect(proof.proofID != Self.proofID("e1j3V_bKic8-LAEB", provider: "linkedin"))
         #expect(proof.issuedAt == Self.now)
         #expect(String(describing: proof) == "DPoPProof(<redacted>)")
     }
@@ -107,12 +114,14 @@ import Transport
     @Test func fieldCountMatters() {
         let proof = maker.proof()
         #expect(
-            checker.check(fields: [], method: "POST", target: target, now: Self.now)
+            checker.check(
+                fields: [], method: "POST", target: target, provider: "spotify", now: Self.now)
                 == .failure(.missing))
         #expect(
             isInvalid(
                 checker.check(
-                    fields: [proof, proof], method: "POST", target: target, now: Self.now)))
+                    fields: [proof, proof], method: "POST", target: target, provider: "spotify",
+                    now: Self.now)))
         #expect(isInvalid(check(proof + "," + proof)))
     }
 
@@ -276,7 +285,7 @@ import Transport
         let escaped =
             #"{"jti":"e1j3V_bKic8-\u004cAEB","htm":"P\u004fST","htu":"\#(escapedHTU)","iat":1767225600,"nonce":"\#(current)"}"#
         let proof = try check(maker.proof(claims: escaped), with: nonceChecker).get()
-        #expect(proof.jti == "e1j3V_bKic8-LAEB")
+        #expect(proof.proofID == Self.proofID("e1j3V_bKic8-LAEB"))
         let nested = DPoPProofMaker.claims(extra: #","cnf":{"jkt":[1,{"a":null}]}"#)
         #expect((try? check(maker.proof(claims: nested)).get()) != nil)
     }
@@ -435,10 +444,10 @@ import Transport
         let store = MemoryStateStore(clock: {
             Deadline(uptimeNanoseconds: clock.load(ordering: .relaxed))
         })
-        let proof = try check(maker.proof()).get()
+        let proof = maker.proof()
         let verdicts = Mutex<[DPoPReplayVerdict]>([])
         func record(_ provider: String) throws {
-            let key = try #require(checker.proofIDKey(proof, provider: provider))
+            let key = try #require(try check(proof, provider: provider).get().proofID)
             store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
                 verdicts.withLock { $0.append(DPoPProofChecker.verdict(result)) }
             }

@@ -135,4 +135,41 @@ import Testing
         #expect(
             Self.origin(publicURL: "https://user@tokens.example").target(of: Self.request()) == nil)
     }
+
+    /// The URI of the request before is reused only for the same scheme, host and target
+    /// bytes: one origin asked about targets and hosts in turn (repeats, a query, dots and
+    /// percent-encodings, a target that is no path, a host that is no host) answers each
+    /// as a fresh one would, behind a proxy and with a public URL alike.
+    @Test func theRequestBeforeIsReusedOnlyForTheSameBytes() {
+        let targets = [
+            "/v1/spotify/refresh", "/v1/spotify/refresh", "/v1/spotify/refresh?x=1",
+            "/v1/spotify/./refresh", "/v1/%73potify/refresh", "/v1/spotify/refresh#f",
+            "/v1/\u{212A}/refresh", "/v1/K/refresh", "/v1/spotify/refresh", "/v1/spotify/refres",
+            "/v1/spotify/refreshx", "", "/v1/spotify/refresh",
+        ]
+        let hosts = ["tokens.example", "Tokens.Example", "tokens.example", "a b", "tokens.example"]
+        for origin in [Self.origin(), Self.origin(publicURL: "https://Tokens.Example:443/base")] {
+            for host in hosts {
+                for target in targets {
+                    for peer in ["203.0.113.9", "10.1.2.3"] {
+                        let request = Self.request(
+                            target, peer: peer,
+                            headers: [("Host", host), ("X-Forwarded-Proto", "https")])
+                        let fresh = Self.origin(
+                            publicURL: origin.publicBase == nil
+                                ? nil : "https://Tokens.Example:443/base"
+                        ).target(of: request)
+                        #expect(origin.target(of: request) == fresh)
+                        #expect(origin.target(of: request) == fresh)
+                    }
+                }
+            }
+        }
+        let origin = Self.origin()
+        _ = origin.target(of: Self.request("/v1/K/refresh", headers: [("Host", "k.example")]))
+        #expect(
+            origin.target(
+                of: Self.request("/v1/\u{212A}/refresh", headers: [("Host", "k.example")]))
+                == nil)
+    }
 }

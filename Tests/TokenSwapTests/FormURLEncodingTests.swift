@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TokenSwap
@@ -34,6 +35,64 @@ import Testing
         #expect(FormURLEncoding.encodeComponent(text) == encoded)
         let roundTrip = try FormURLEncoding.decode(Array("x=\(encoded)".utf8))
         #expect(roundTrip.first?.value == text)
+    }
+
+    /// The decoder against a plain reading of WHATWG URL §5.1 (split on `&`, skip empty
+    /// sequences, split once on `=`, `+` as space, percent-decode, UTF-8): mutations of a
+    /// refresh body with a long value, pairs and errors alike.
+    @Test func decodingAgreesWithTheSpecsSteps() {
+        func reference(_ body: [UInt8]) -> Result<[String], FormURLEncoding.DecodingError> {
+            var out: [String] = []
+            let sequences = body.split(
+                separator: UInt8(ascii: "&"), omittingEmptySubsequences: true)
+            for (index, sequence) in sequences.enumerated() {
+                let equals = sequence.firstIndex(of: UInt8(ascii: "="))
+                for part in [
+                    sequence[..<(equals ?? sequence.endIndex)],
+                    equals.map { sequence[($0 + 1)...] } ?? [],
+                ] {
+                    var bytes: [UInt8] = []
+                    var rest = part[...]
+                    while let byte = rest.popFirst() {
+                        if byte == UInt8(ascii: "+") {
+                            bytes.append(0x20)
+                        } else if byte == UInt8(ascii: "%") {
+                            guard rest.count >= 2,
+                                let value = UInt8(
+                                    String(decoding: rest.prefix(2), as: UTF8.self), radix: 16),
+                                rest.prefix(2).allSatisfy({
+                                    $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-")
+                                })
+                            else { return .failure(.malformedPercentEscape(pairIndex: index)) }
+                            bytes.append(value)
+                            rest = rest.dropFirst(2)
+                        } else {
+                            bytes.append(byte)
+                        }
+                    }
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        return .failure(.invalidUTF8(pairIndex: index))
+                    }
+                    out.append(text)
+                }
+            }
+            return .success(out)
+        }
+        var random = SplitMix64(seed: 0xF0_83)
+        let base = Array(
+            ("grant_type=refresh_token&refresh_token=" + String(repeating: "AbC-_9xyz", count: 40)
+                + "&client_id=app").utf8)
+        let alphabet = Array("&=&=+%%2F4gé".utf8) + [0x00, 0xFF]
+        var failures = 0
+        for _ in 0..<20_000 {
+            let body = random.mutation(of: base, from: alphabet)
+            let decoded = Result { () throws(FormURLEncoding.DecodingError) in
+                try FormURLEncoding.decode(body).flatMap { [$0.name, $0.value] }
+            }
+            #expect(decoded == reference(body))
+            if case .failure = decoded { failures += 1 }
+        }
+        #expect(failures > 1_000 && failures < 19_000)
     }
 
     @Test func encodesPairsInOrder() {

@@ -22,6 +22,20 @@ import Testing
         #expect(key != StateKey(.devicePoll, scope: "refresh", value: "192.0.2.1"))
     }
 
+    /// A value given as its UTF-8 bytes (a DPoP `jti` read in place) has the key of the
+    /// text with those bytes, ASCII or not, empty or long.
+    @Test(arguments: [
+        "e1j3V_bKic8-LAEB", "", "jti-\u{00E9}-\u{1F600}", String(repeating: "x", count: 300),
+    ])
+    func aValueGivenAsBytesHasTheKeyOfItsText(_ value: String) throws {
+        let bytes = Array(value.utf8)
+        let key = bytes.withUnsafeBufferPointer { StateKey(.proofID, scope: "spotify", utf8: $0) }
+        #expect(key == StateKey(.proofID, scope: "spotify", value: value))
+        #expect(
+            try #require(key).digest
+                == SHA256.digest(Array("j\0spotify\0".utf8) + bytes))
+    }
+
     /// A sealed token's key by its identity: SHA-256 of `ns | 0 | scope | 0 | 0xFF |
     /// identity`, which no text value's key can equal (UTF-8 never holds 0xFF).
     @Test func aSealedTokensKeyIsTheDigestOfItsIdentity() throws {

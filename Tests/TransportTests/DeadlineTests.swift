@@ -34,6 +34,33 @@ import Transport
         #expect(Deadline.after(duration, from: Self.start).uptimeNanoseconds == expected)
     }
 
+    /// The integer conversion against the exact one (the attoseconds divided as a 128-bit
+    /// number, clamped) and within a nanosecond of the seconds' (`Double`) path, for
+    /// durations of every size up to past the clamp, fractions of a nanosecond included.
+    @Test func durationsConvertExactlyToNanoseconds() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        let limit = Int128(1_000_000) * 1_000_000_000
+        for round in 0..<20_000 {
+            // From below a nanosecond to about 10^14 seconds, and a few negative ones.
+            let attoseconds = (Int128(next()) << (next() % 62)) >> 20 + Int128(round % 3) - 1
+            let duration = Duration(attoseconds: attoseconds)
+            let exact = min(max(attoseconds, 0) / 1_000_000_000, limit)
+            let converted = Deadline.after(duration, from: Self.start).uptimeNanoseconds
+            #expect(Int128(converted) == Int128(Self.start.uptimeNanoseconds) + exact)
+            let bySeconds = Deadline.after(
+                seconds: Double(attoseconds) / 1e18, from: Self.start
+            ).uptimeNanoseconds
+            #expect(
+                converted.distance(to: bySeconds).magnitude <= 1 + converted / 1_000_000_000_000_000
+            )
+        }
+        #expect(Deadline.after(.seconds(1), from: .never) == .never)
+    }
+
     @Test func secondsLeftAndPassing() {
         let deadline = Deadline.after(seconds: 2, from: Self.start)
         #expect(deadline.secondsLeft(from: Self.start) == 2)

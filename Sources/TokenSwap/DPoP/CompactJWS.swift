@@ -52,20 +52,19 @@ struct CompactJWS<Header: Sendable>: Sendable {
             throw .invalid("proof is not three base64url parts")
         }
         let (first, second) = (text.startIndex + dots.first, text.startIndex + dots.second)
-        let parts = (
-            header: text[..<first], payload: text[(first + 1)..<second],
-            signature: text[(second + 1)...]
-        )
-        guard parts.header.count <= Base64URL.encodedLength(byteCount: Self.maxHeaderByteCount),
-            parts.payload.count <= Base64URL.encodedLength(byteCount: Self.maxPayloadByteCount),
-            parts.signature.count
-                <= Base64URL.encodedLength(byteCount: Self.maxSignatureByteCount)
+        // The parts' bounds as offsets, each part sliced where it is read: a tuple of
+        // three slices in this generic type is copied through runtime metadata.
+        let (headerCount, payloadCount) = (dots.first, dots.second - dots.first - 1)
+        let signatureCount = text.count - dots.second - 1
+        guard headerCount <= Base64URL.encodedLength(byteCount: Self.maxHeaderByteCount),
+            payloadCount <= Base64URL.encodedLength(byteCount: Self.maxPayloadByteCount),
+            signatureCount <= Base64URL.encodedLength(byteCount: Self.maxSignatureByteCount)
         else { throw .invalid("proof part too long") }
-        guard !parts.header.isEmpty else { throw .invalid("header is not base64url") }
-        header = try readHeader(parts.header)
-        guard !parts.payload.isEmpty else { throw .invalid("payload is not base64url") }
-        payload = parts.payload
-        guard !parts.signature.isEmpty, let signature = JWSSignature(decoding: parts.signature)
+        guard headerCount > 0 else { throw .invalid("header is not base64url") }
+        header = try readHeader(text[..<first])
+        guard payloadCount > 0 else { throw .invalid("payload is not base64url") }
+        payload = text[(first + 1)..<second]
+        guard signatureCount > 0, let signature = JWSSignature(decoding: text[(second + 1)...])
         else { throw .invalid("signature is not base64url") }
         self.signature = signature
         signingInput = text[..<second]

@@ -174,6 +174,16 @@ struct DPoPClaims: Sendable, Equatable {
         private mutating func string() -> Range<Int>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
+            // Whole words of content first (`isPlain`); the bytes from the first word that
+            // holds anything else, or from the last few, one at a time.
+            if let base = text.baseAddress {
+                while text.count - index >= 8,
+                    DPoPClaims.isPlain(
+                        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                }
+            }
             while index < text.count {
                 let byte = text[index]
                 if byte == UInt8(ascii: "\"") {
@@ -202,6 +212,21 @@ struct DPoPClaims: Sendable, Equatable {
             }
             return true
         }
+    }
+
+    /// Whether all eight bytes of `word` are string content in the flat shape: 0x20–0x7F
+    /// but `"` and `\`. By the classic tests on a word's bytes at once: no high bit, no
+    /// byte below 0x20 (exact once no byte has its high bit), no byte equal to `"` or `\`
+    /// (a zero byte of the word XOR that byte repeated). Each test is exact as a yes/no
+    /// (a borrow only reaches bytes above one that already counts).
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
+        guard word & highBits == 0 else { return false }
+        let below = (word &- ones &* 0x20) & ~word & highBits
+        return below == 0 && !hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+            && !hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
     }
 
     private enum ValueKind {

@@ -85,7 +85,8 @@ package final class DPoPGate: Sendable {
                 .failure(.init(.invalidDPoPProof("the request has no host to prove"), .invalid)))
         }
         switch checker.check(
-            fieldBytes: fields, method: request.method.rawValue, target: target, now: now())
+            fieldBytes: fields, method: request.method.rawValue, target: target,
+            provider: provider.name, now: now())
         {
         case .failure(.nonceRequired):
             finish(.failure(.init(.useDPoPNonce, .nonceRequired)))
@@ -93,21 +94,29 @@ package final class DPoPGate: Sendable {
             finish(.failure(.init(.invalidDPoPProof(failure.description), failure.outcome)))
         case .success(let proof):
             // The `jti` recorded with the checker's key and read by its verdict; the store's
-            // callback is the one closure made for the record.
-            guard let key = checker.proofIDKey(proof, provider: provider.name) else {
+            // callback is the one closure made for the record (it captures what `finish`
+            // does, not `finish`, which would be a second).
+            guard let key = proof.proofID else {
                 let reason = DPoPProofChecker.digestFailed.description
                 return finish(.failure(.init(.temporarilyUnavailable(reason: reason), nil)))
             }
             store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
-                switch DPoPProofChecker.verdict(result) {
-                case .firstUse:
-                    finish(.success(proof))
-                case .replayed:
-                    finish(.failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed)))
-                case .unavailable(let error):
-                    finish(.failure(.init(.temporarilyUnavailable(reason: error.description), nil)))
-                }
+                completion(
+                    DPoPInspection(
+                        mode: mode, carriedHeader: true, proof: Self.recorded(proof, result)))
             }
+        }
+    }
+
+    /// A checked proof as the replay check's answer (`DPoPProofChecker.verdict`) leaves it.
+    private static func recorded(_ proof: DPoPProof, _ result: Result<Bool, StateStoreError>)
+        -> Result<DPoPProof?, DPoPRefusal>
+    {
+        switch DPoPProofChecker.verdict(result) {
+        case .firstUse: .success(proof)
+        case .replayed: .failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed))
+        case .unavailable(let error):
+            .failure(.init(.temporarilyUnavailable(reason: error.description), nil))
         }
     }
 
@@ -132,7 +141,7 @@ package final class DPoPGate: Sendable {
             proof = found
         }
         if let bound {
-            guard let proof, proof.thumbprint == bound else {
+            guard let proof, Self.sameBytes(proof.thumbprint, bound) else {
                 count(.keyMismatch, provider: provider)
                 throw .dpopKeyMismatch
             }
@@ -153,11 +162,13 @@ package final class DPoPGate: Sendable {
     /// `answer` with a fresh `DPoP-Nonce` when the request carried a `DPoP` header and
     /// nonces are on (RFC 9449 §8.1: every answer, errors included, so the client's next
     /// proof can carry it).
-    func decorate(_ answer: EndpointAnswer, _ inspection: DPoPInspection) -> EndpointAnswer {
+    /// Takes the answer over (`consuming`): decorated in place, not copied first.
+    func decorate(_ answer: consuming EndpointAnswer, _ inspection: DPoPInspection)
+        -> EndpointAnswer
+    {
         guard inspection.carriedHeader, settings.noncesRequired,
             let nonce = nonces.current(now: now())
         else { return answer }
-        var answer = answer
         answer.response.headers.replaceOrAdd(name: "DPoP-Nonce", value: nonce)
         return answer
     }
@@ -165,6 +176,19 @@ package final class DPoPGate: Sendable {
     /// Whether discovery lists `dpop_signing_alg_values_supported` for `provider`.
     func advertises(_ provider: Provider) -> Bool {
         settings.mode(for: provider.name) != .off
+    }
+
+    /// Whether two thumbprints are the same bytes, by one `memcmp` (`[UInt8]`'s `==`
+    /// compares element by element). A thumbprint is no secret: a digest of a public key.
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                return memcmp(a, b, count) == 0
+            }
+        }
     }
 
     private func count(_ outcome: DPoPOutcome, provider: Provider) {

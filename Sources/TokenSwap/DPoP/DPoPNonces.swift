@@ -62,11 +62,18 @@ struct DPoPNonces: Sendable {
     private static let textByteCount = Base64URL.encodedLength(byteCount: macByteCount)
 
     /// The nonces of one step: the one to send (the active key's) and the text of every
-    /// one accepted (each key's, of this step and the one before).
-    private struct StepNonces: Sendable {
+    /// one accepted (each key's, of this step and the one before). One object, so reading
+    /// the cached step counts one reference.
+    private final class StepNonces: Sendable {
         let step: UInt64
         let current: String
         let accepted: [[UInt8]]
+
+        init(step: UInt64, current: String, accepted: [[UInt8]]) {
+            self.step = step
+            self.current = current
+            self.accepted = accepted
+        }
     }
 
     private final class Cache: Sendable {
@@ -101,9 +108,11 @@ struct DPoPNonces: Sendable {
     }
 
     private static func constantTimeEqual(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<a.count { difference |= a[index] ^ b[index] }
-        return difference == 0
+        a.withUnsafeBufferPointer { a in
+            guard a.count == b.count else { return false }
+            var difference: UInt8 = 0
+            for index in 0..<a.count { difference |= a[index] ^ b[index] }
+            return difference == 0
+        }
     }
 }

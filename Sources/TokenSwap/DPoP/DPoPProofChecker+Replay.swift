@@ -8,15 +8,17 @@ enum DPoPReplayVerdict: Sendable, Equatable {
     case unavailable(StateStoreError)
 }
 
-/// The `jti` replay check through §12's store: the caller records `proofIDKey` with
-/// `insertIfAbsent` for `replayWindow` and reads the answer by `verdict`, so a second proof
-/// with the `jti` is refused on this copy and, with a shared store, on every copy. The
-/// caller's callback is the store's own (`DPoPGate.inspect`): one closure per proof.
+/// The `jti` replay check through §12's store: the caller records the proof's
+/// `proofID` (`proofIDKey`) with `insertIfAbsent` for `replayWindow` and reads the answer
+/// by `verdict`, so a second proof with the `jti` is refused on this copy and, with a
+/// shared store, on every copy. The caller's callback is the store's own
+/// (`DPoPGate.inspect`): one closure per proof.
 extension DPoPProofChecker {
-    /// The store key of the proof's `jti` at `provider`: a digest of both (`StateKey`);
-    /// nil only when OpenSSL cannot digest (`digestFailed`).
-    func proofIDKey(_ proof: DPoPProof, provider: String) -> StateKey? {
-        StateKey(.proofID, scope: provider, value: proof.jti)
+    /// The store key of a `jti` (its UTF-8) at `provider`: a digest of both (`StateKey`),
+    /// the same as of the `jti` as text; nil only when OpenSSL cannot digest
+    /// (`digestFailed`). Made from the claims' bytes in place while they are checked.
+    static func proofIDKey(jti: UnsafeBufferPointer<UInt8>, provider: String) -> StateKey? {
+        StateKey(.proofID, scope: provider, utf8: jti)
     }
 
     /// What the store's `insertIfAbsent` answer for a proof's key means.

@@ -10,8 +10,9 @@ import Synchronization
 #endif
 
 /// The rules of a valid DPoP proof (RFC 9449 §4.3) exactly as CONTRACT §13 states them,
-/// as a pure function of the request's `DPoP` fields, method, target URI and the time;
-/// the `jti` replay check, which needs the state store, comes afterwards (`proofIDKey`).
+/// as a pure function of the request's `DPoP` fields, method, target URI, provider and the
+/// time; the `jti` replay check, which needs the state store, comes afterwards with the
+/// key the proof carries (`DPoPProof.proofID`).
 ///
 /// The cheap rules run first and the signature check last but for the store, so a
 /// request that fails on its structure, claims or nonce costs no P-256 verification.
@@ -42,26 +43,30 @@ struct DPoPProofChecker: Sendable {
     var replayWindow: Duration { .seconds(maxAgeSeconds + Self.maxFutureSeconds + 1) }
 
     /// Checks the request's `DPoP` field values (every field of that name, in order, as
-    /// their bytes) against the request's `method` and `target` at `now` (Unix seconds).
+    /// their bytes) against the request's `method` and `target` at `now` (Unix seconds);
+    /// a proof that passes carries its `jti`'s store key at `provider` (`proofIDKey`).
     func check(
-        fieldBytes fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI, now: Int64
+        fieldBytes fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI,
+        provider: String, now: Int64
     ) -> Result<DPoPProof, DPoPProofFailure> {
         Result { () throws(DPoPProofFailure) in
-            try verify(fields: fields, method: method, target: target, now: now)
+            try verify(
+                fields: fields, method: method, target: target, provider: provider, now: now)
         }
     }
 
     /// `check` of field values given as text.
-    func check(fields: [String], method: String, target: DPoPTargetURI, now: Int64)
-        -> Result<DPoPProof, DPoPProofFailure>
-    {
+    func check(
+        fields: [String], method: String, target: DPoPTargetURI, provider: String, now: Int64
+    ) -> Result<DPoPProof, DPoPProofFailure> {
         check(
             fieldBytes: fields.map { Array($0.utf8)[...] }, method: method, target: target,
-            now: now)
+            provider: provider, now: now)
     }
 
     private func verify(
-        fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI, now: Int64
+        fields: [ArraySlice<UInt8>], method: String, target: DPoPTargetURI, provider: String,
+        now: Int64
     ) throws(DPoPProofFailure) -> DPoPProof {
         guard let field = fields.first else { throw .missing }
         // RFC 9449 §4.3 point 1: exactly one field (a list in one field is not a JWS).
@@ -70,9 +75,10 @@ struct DPoPProofChecker: Sendable {
             try keys.key(of: encoded)
         }
         let key = jws.header
-        let (jti, issuedAt) = try DPoPClaims.decode(jws.payload) {
+        let (proofID, issuedAt) = try DPoPClaims.decode(jws.payload) {
             text, claims throws(DPoPProofFailure) in
-            try checkClaims(claims, in: text, method: method, target: target, now: now)
+            try checkClaims(
+                claims, in: text, method: method, target: target, provider: provider, now: now)
         }
         let verified = jws.signature.withKeptBytes { signature in
             jws.signingInput.withUnsafeBytes { input in
@@ -82,22 +88,23 @@ struct DPoPProofChecker: Sendable {
         // Only ES256's 64 bytes are kept (`JWSSignature.keptByteCount`): any other size is none.
         guard let verified else { throw .invalid("signature is not 64 bytes") }
         guard verified else { throw .invalid("signature does not verify") }
-        return DPoPProof(key: key.key, thumbprint: key.thumbprint, jti: jti, issuedAt: issuedAt)
+        return DPoPProof(header: key, proofID: proofID, issuedAt: issuedAt)
     }
 
     /// The claims' rules (RFC 9449 §4.3 points 8–11, CONTRACT §13) on `claims`, whose
-    /// ranges are into `text`: the `jti` and `iat` of a proof that passes them.
+    /// ranges are into `text`: the `jti`'s store key at `provider` (digested from its bytes
+    /// in place, nil if OpenSSL cannot digest) and the `iat` of a proof that passes them.
     private func checkClaims(
         _ claims: DPoPClaims, in text: UnsafeBufferPointer<UInt8>, method: String,
-        target: DPoPTargetURI, now: Int64
-    ) throws(DPoPProofFailure) -> (jti: String, issuedAt: Int64) {
+        target: DPoPTargetURI, provider: String, now: Int64
+    ) throws(DPoPProofFailure) -> (proofID: StateKey?, issuedAt: Int64) {
         func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: text[range])
         }
         guard let jti = claims.jti.map(bytes),
             Self.jtiCharacterCounts.contains(Self.characterCount(jti))
         else { throw .invalid("jti is not a string of 16 to 256 characters") }
-        guard let htm = claims.htm.map(bytes), htm.elementsEqual(method.utf8) else {
+        guard let htm = claims.htm.map(bytes), Self.sameBytes(htm, method) else {
             throw .invalid("htm is not the request method")
         }
         // A client that sends the normal form (most do) matches it as text; the normal
@@ -118,7 +125,7 @@ struct DPoPProofChecker: Sendable {
                 throw .nonceRequired
             }
         }
-        return (String(decoding: jti, as: UTF8.self), issuedAt)
+        return (Self.proofIDKey(jti: jti, provider: provider), issuedAt)
     }
 
     /// A header's key, checked, and its thumbprint: one object, so handing a kept one
@@ -231,6 +238,16 @@ struct DPoPProofChecker: Sendable {
         return key
     }
 
+    /// Whether `bytes` are `text`'s UTF-8, compared in place.
+    static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { text in
+            guard bytes.count == text.count else { return false }
+            guard let a = bytes.baseAddress, let b = text.baseAddress else { return true }
+            return memcmp(a, b, text.count) == 0
+        }
+    }
+
     /// The text's Unicode scalars (its UTF-8, valid: every byte but a continuation byte
     /// starts one), so an ASCII `jti` (a UUID, as most clients send) counts its bytes.
     static func characterCount(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
@@ -282,15 +299,27 @@ extension Int64 {
 }
 
 /// A proof that passed every rule of RFC 9449 §4.3 but the replay check: the key that
-/// signed it and the `jti` that the replay check records (CONTRACT §13). No textual form
-/// shows the key or the `jti`.
+/// signed it and the store key of the `jti` that the replay check records (CONTRACT §13).
+/// No textual form shows the key; the `jti` is kept only as its digest.
+///
+/// Handed from the checker through the store's callback to the grant, so it is one
+/// reference (the header's key, as the checker keeps it) and plain data.
 struct DPoPProof: Sendable, Equatable, CustomStringConvertible {
-    let key: P256PublicKey
-    /// The key's RFC 7638 SHA-256 thumbprint, 32 bytes: what a bound token carries.
-    let thumbprint: [UInt8]
-    let jti: String
+    let header: DPoPProofChecker.HeaderKey
+    /// `DPoPProofChecker.proofIDKey` of the `jti` at the provider it was checked for; nil
+    /// only when OpenSSL could not digest (the gate answers as for a failed store).
+    let proofID: StateKey?
     /// `iat`, Unix seconds.
     let issuedAt: Int64
 
+    var key: P256PublicKey { header.key }
+    /// The key's RFC 7638 SHA-256 thumbprint, 32 bytes: what a bound token carries.
+    var thumbprint: [UInt8] { header.thumbprint }
+
     var description: String { "DPoPProof(<redacted>)" }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.key == rhs.key && lhs.thumbprint == rhs.thumbprint && lhs.proofID == rhs.proofID
+            && lhs.issuedAt == rhs.issuedAt
+    }
 }

@@ -15,19 +15,37 @@ import Synchronization
 /// them; else the connection's scheme and the `Host` field. The path is the request
 /// target's, as sent.
 struct DPoPRequestOrigin: Sendable {
-    /// The public URL's scheme and authority, nil when it is not set; normalised once
-    /// (`base`, nil when they are not a URI's).
-    let publicBase: (scheme: String, authority: String, base: DPoPTargetURI.Base?)?
+    /// The public URL's scheme and authority as written, nil when it is not set; normalised
+    /// as a request's are (`latest` keeps their normal form).
+    let publicBase: (scheme: String, authority: String)?
     let trustedProxies: TrustedProxies
     /// The main port serves HTTPS itself (CONTRACT §10).
     let servesTLS: Bool
-    /// The scheme and `Host` (or forwarded host) of the request before, as sent, and their
-    /// normal form: nearly every request names the same host, whose normal form is then
-    /// not worked out again. One entry, replaced by the next host that differs.
-    private let latest = LatestBase()
+    /// The scheme and `Host` (or forwarded host, or the public URL's) of the request
+    /// before, as sent, and their normal form, with that request's target and its URI:
+    /// nearly every request names the same host, and an app's refreshes the same target,
+    /// whose normal forms are then not worked out again. One entry, replaced by the next
+    /// request that differs.
+    private let latest = Latest()
 
-    private final class LatestBase: Sendable {
-        let entry = Mutex<(scheme: String, authority: String, base: DPoPTargetURI.Base?)?>(nil)
+    private final class Latest: Sendable {
+        let entry = Mutex<Entry?>(nil)
+    }
+
+    /// What `latest` holds for a request: its whole URI, or its scheme and host's part.
+    private enum Known {
+        case uri(DPoPTargetURI?)
+        case base(DPoPTargetURI.Base?)
+    }
+
+    private struct Entry {
+        let scheme: String
+        let authority: String
+        let base: DPoPTargetURI.Base?
+        /// Nil for a target with a query or fragment, which is not kept: its URI drops
+        /// them, and a query may carry what no copy should hold on to.
+        let requestTarget: String?
+        let uri: DPoPTargetURI?
     }
 
     init(publicURL: String?, trustedProxies: TrustedProxies, servesTLS: Bool) {
@@ -35,10 +53,7 @@ struct DPoPRequestOrigin: Sendable {
             let rest = publicURL[separator.upperBound...]
             let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
             let scheme = publicURL[..<separator.lowerBound]
-            publicBase = (
-                String(scheme), String(authority),
-                DPoPTargetURI.Base(scheme: scheme, authority: authority)
-            )
+            publicBase = (String(scheme), String(authority))
         } else {
             publicBase = nil
         }
@@ -49,44 +64,64 @@ struct DPoPRequestOrigin: Sendable {
     /// The request's URI for the `htu` comparison, or nil when it has no usable host (no
     /// `Host`, or one that is not an authority): such a request cannot be proved.
     func target(of request: HTTPRequest) -> DPoPTargetURI? {
-        let path = DPoPTargetURI.path(ofRequestTarget: request.target)
         if let publicBase {
-            return publicBase.base.flatMap { DPoPTargetURI(base: $0, path: path) }
+            return uri(
+                scheme: publicBase.scheme, authority: publicBase.authority,
+                requestTarget: request.target)
         }
         var scheme = servesTLS ? "https" : "http"
-        var host = Self.single(request.headers.values("Host"))
+        var host = Self.single(request.headers.onlyValue("Host"))
         // Without trusted proxies no peer is one: its address is not even parsed.
         if !trustedProxies.prefixes.isEmpty, let peer = request.remoteAddress,
             let address = AddressPrefix.parseAddress(peer), trustedProxies.trusts(address)
         {
             // Each forwarded field stands on its own: a proxy that terminates TLS may
             // pass the Host on unchanged and send only the scheme.
-            if let proto = Self.single(request.headers.values("X-Forwarded-Proto")) {
+            if let proto = Self.single(request.headers.onlyValue("X-Forwarded-Proto")) {
                 scheme = proto
             }
-            if let forwarded = Self.single(request.headers.values("X-Forwarded-Host")) {
+            if let forwarded = Self.single(request.headers.onlyValue("X-Forwarded-Host")) {
                 host = forwarded
             }
         }
-        guard let host, let base = base(scheme: scheme, authority: host) else { return nil }
-        return DPoPTargetURI(base: base, path: path)
+        guard let host else { return nil }
+        return uri(scheme: scheme, authority: host, requestTarget: request.target)
     }
 
-    /// `DPoPTargetURI.Base` of a request's scheme and host, from `latest` when they are
-    /// the ones it holds (the normal form is a function of the two texts). Compared byte
-    /// for byte: `String`'s `==` would take a canonically equivalent spelling (a Kelvin
-    /// sign for a `K`) for the host it stands beside, which the normal form refuses.
-    private func base(scheme: String, authority: String) -> DPoPTargetURI.Base? {
-        let known = latest.entry.withLock { entry -> DPoPTargetURI.Base?? in
+    /// The URI of a request target at a request's scheme and host, from `latest` where it
+    /// holds the same texts (each normal form is a function of the texts it is made of):
+    /// the whole URI when all three are its, the scheme and host's normal form when those
+    /// two are. Compared byte for byte: `String`'s `==` would take a canonically equivalent
+    /// spelling (a Kelvin sign for a `K`) for the host it stands beside, which the normal
+    /// form refuses.
+    private func uri(scheme: String, authority: String, requestTarget: String) -> DPoPTargetURI? {
+        let known = latest.entry.withLock { entry -> Known? in
             guard let entry, Self.sameBytes(entry.scheme, scheme),
                 Self.sameBytes(entry.authority, authority)
             else { return nil }
-            return .some(entry.base)
+            guard let kept = entry.requestTarget, Self.sameBytes(kept, requestTarget) else {
+                return .base(entry.base)
+            }
+            return .uri(entry.uri)
         }
-        if let known { return known }
-        let base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
-        latest.entry.withLock { $0 = (scheme, authority, base) }
-        return base
+        let base: DPoPTargetURI.Base?
+        switch known {
+        case .uri(let uri): return uri
+        case .base(let kept): base = kept
+        case nil: base = DPoPTargetURI.Base(scheme: scheme, authority: authority)
+        }
+        let uri = base.flatMap {
+            DPoPTargetURI(base: $0, path: DPoPTargetURI.path(ofRequestTarget: requestTarget))
+        }
+        let hasQuery = requestTarget.utf8.contains {
+            $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        }
+        latest.entry.withLock {
+            $0 = Entry(
+                scheme: scheme, authority: authority, base: base,
+                requestTarget: hasQuery ? nil : requestTarget, uri: uri)
+        }
+        return uri
     }
 
     /// Whether two texts are the same bytes, compared in place where they are contiguous.
@@ -111,19 +146,19 @@ struct DPoPRequestOrigin: Sendable {
         }
     }
 
-    /// One field value with one element: a list (several proxies' values) names no
-    /// single origin.
-    private static func single(_ values: [String]) -> String? {
-        guard values.count == 1, !Self.hasComma(values[0]) else { return nil }
+    /// The value of a field sent once (`HTTPHeaders.onlyValue`), with one element: a list
+    /// (several proxies' values) names no single origin.
+    private static func single(_ value: String?) -> String? {
+        guard let value, !Self.hasComma(value) else { return nil }
         // A value that starts and ends with a visible ASCII byte has no whitespace to trim
         // (the parser strips a field's own), so it is kept as it is.
         let visible: ClosedRange<UInt8> = 0x21...0x7E
-        if let first = values[0].utf8.first, let last = values[0].utf8.last,
-            visible.contains(first), visible.contains(last)
+        if let first = value.utf8.first, let last = value.utf8.last, visible.contains(first),
+            visible.contains(last)
         {
-            return values[0]
+            return value
         }
-        let value = values[0].trimmingWhitespace()
-        return value.isEmpty ? nil : value
+        let trimmed = value.trimmingWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
     }
 }

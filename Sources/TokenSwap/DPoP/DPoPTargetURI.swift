@@ -13,11 +13,38 @@
 /// the same URI compare equal and nothing else does.
 struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// `http` or `https`, lower case.
-    let scheme: String
+    var scheme: String { parts.scheme }
     /// The host in lower case, with the port when it is not the scheme's default.
-    let authority: String
+    var authority: String { parts.authority }
     /// The normalised path, never empty.
-    let path: String
+    var path: String { parts.path }
+    /// `description`'s UTF-8, made once with the URI (a request's is kept,
+    /// `DPoPRequestOrigin`), so that a proof's `htu` is compared with one `memcmp`.
+    private var spelling: [UInt8] { parts.spelling }
+    /// The parts in one object: a request's URI is handed from the kept one through the
+    /// proof's check, one reference to count instead of four.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let scheme: String
+        let authority: String
+        let path: String
+        let spelling: [UInt8]
+
+        init(scheme: String, authority: String, path: String) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            spelling = Array("\(scheme)://\(authority)\(path)".utf8)
+        }
+    }
+
+    /// Equal parts; the spelling follows from them.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.parts === rhs.parts
+            || (lhs.scheme == rhs.scheme && lhs.authority == rhs.authority
+                && lhs.path == rhs.path)
+    }
 
     var description: String { "\(scheme)://\(authority)\(path)" }
 
@@ -30,27 +57,12 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
 
     /// `isSpelled` of a text given as its UTF-8.
     func isSpelled(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count == scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count
-        else { return false }
-        var rest = text
-        return Self.drop(scheme, from: &rest) && Self.drop("://", from: &rest)
-            && Self.drop(authority, from: &rest) && Self.drop(path, from: &rest)
-    }
-
-    /// Whether `rest` starts with `prefix`, which it then no longer holds.
-    private static func drop(_ prefix: String, from rest: inout UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
-        var prefix = prefix
-        return prefix.withUTF8 { prefix in
-            guard rest.count >= prefix.count else { return false }
-            if let start = rest.baseAddress, let bytes = prefix.baseAddress,
-                memcmp(start, bytes, prefix.count) != 0
-            {
-                return false
+        guard text.count == spelling.count else { return false }
+        return spelling.withUnsafeBufferPointer { spelling in
+            guard let start = text.baseAddress, let bytes = spelling.baseAddress else {
+                return true
             }
-            rest = UnsafeBufferPointer(rebasing: rest[prefix.count...])
-            return true
+            return memcmp(start, bytes, spelling.count) == 0
         }
     }
 
@@ -84,9 +96,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// The URI of `path` at a normalised scheme and authority.
     init?(base: Base, path: some StringProtocol) {
         guard let path = Self.normalisedPath(path) else { return nil }
-        self.scheme = base.scheme
-        self.authority = base.authority
-        self.path = path
+        parts = Parts(scheme: base.scheme, authority: base.authority, path: path)
     }
 
     /// A scheme and authority normalised, the part of a request's URI that is the same for

@@ -149,7 +149,9 @@ public enum FuzzEntryPoints {
         /// The outcome label the checker gives `fields` with method POST at `now`, and
         /// the key's thumbprint when the proof is valid.
         public func check(fields: [String], now: Int64) -> (outcome: String, thumbprint: [UInt8]?) {
-            switch checker.check(fields: fields, method: "POST", target: target, now: now) {
+            switch checker.check(
+                fields: fields, method: "POST", target: target, provider: "fuzz", now: now)
+            {
             case .success(let proof): (DPoPOutcome.valid.rawValue, proof.thumbprint)
             case .failure(let failure): (failure.outcome.rawValue, nil)
             }

@@ -1,5 +1,13 @@
 import Sealing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `application/x-www-form-urlencoded` (WHATWG URL §5; RFC 6749 Appendix B), strict on
 /// input: a `%` must start two hex digits and the decoded bytes must be UTF-8.
 public enum FormURLEncoding {
@@ -29,7 +37,8 @@ public enum FormURLEncoding {
     }
 
     /// The pairs of a contiguous body, scanned in place: a component without `+` or `%`
-    /// becomes its string in one step.
+    /// becomes its string in one step. The `&` and `=` are found by `memchr`, which reads
+    /// a long value (a sealed token) many bytes at a time.
     private static func decode(_ body: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [(
         name: String, value: String
     )] {
@@ -37,15 +46,11 @@ public enum FormURLEncoding {
         var pairIndex = 0
         var pairStart = 0
         while pairStart < body.count {
-            var pairEnd = pairStart
-            var equals: Int?
-            while pairEnd < body.count, body[pairEnd] != UInt8(ascii: "&") {
-                if equals == nil, body[pairEnd] == UInt8(ascii: "=") { equals = pairEnd }
-                pairEnd += 1
-            }
+            let pairEnd = offset(of: UInt8(ascii: "&"), in: body, from: pairStart, to: body.count)
+            // A pair without `=` is all name.
+            let nameEnd = offset(of: UInt8(ascii: "="), in: body, from: pairStart, to: pairEnd)
             if pairEnd > pairStart {
-                let nameEnd = equals ?? pairEnd
-                let valueStart = equals.map { $0 + 1 } ?? pairEnd
+                let valueStart = min(nameEnd + 1, pairEnd)
                 pairs.append(
                     (
                         try decodeComponent(
@@ -58,6 +63,16 @@ public enum FormURLEncoding {
             pairStart = pairEnd + 1
         }
         return pairs
+    }
+
+    /// The offset of the first `byte` in `body[start..<end]`, or `end` when there is none.
+    private static func offset(
+        of byte: UInt8, in body: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> Int {
+        guard start < end, let base = body.baseAddress,
+            let found = memchr(base + start, Int32(byte), end - start)
+        else { return end }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     private static func decodeComponent(_ raw: UnsafeBufferPointer<UInt8>, _ pairIndex: Int)

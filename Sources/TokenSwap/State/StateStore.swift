@@ -161,10 +161,19 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
     /// (the caller answers as for an unavailable store).
     package init?(_ namespace: StateNamespace, scope: String = "", value: some StringProtocol) {
         var value = String(value)
-        let digested = value.withUTF8 { utf8 in
-            Self.digest(namespace, scope: scope, valueCount: utf8.count) { buffer in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(utf8))
-            }
+        guard let key = value.withUTF8({ Self(namespace, scope: scope, utf8: $0) }) else {
+            return nil
+        }
+        self = key
+    }
+
+    /// The key for a value given as its UTF-8, read in place: the key of the text with
+    /// these bytes (a DPoP proof's `jti`, read from its claims without a `String`).
+    package init?(
+        _ namespace: StateNamespace, scope: String = "", utf8 value: UnsafeBufferPointer<UInt8>
+    ) {
+        let digested = Self.digest(namespace, scope: scope, valueCount: value.count) { buffer in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(value))
         }
         guard let digested else { return nil }
         self.namespace = namespace
