@@ -141,7 +141,11 @@ package final class DPoPGate: Sendable {
             proof = found
         }
         if let bound {
-            guard let proof, Self.sameBytes(proof.thumbprint, bound) else {
+            guard let proof,
+                proof.thumbprint.withUnsafeBytes({ a in
+                    bound.withUnsafeBytes { a.sameBytes(as: $0) }
+                })
+            else {
                 count(.keyMismatch, provider: provider)
                 throw .dpopKeyMismatch
             }
@@ -176,19 +180,6 @@ package final class DPoPGate: Sendable {
     /// Whether discovery lists `dpop_signing_alg_values_supported` for `provider`.
     func advertises(_ provider: Provider) -> Bool {
         settings.mode(for: provider.name) != .off
-    }
-
-    /// Whether two thumbprints are the same bytes, by one `memcmp` (`[UInt8]`'s `==`
-    /// compares element by element). A thumbprint is no secret: a digest of a public key.
-    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let count = a.count
-        guard count == b.count else { return false }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
-                return memcmp(a, b, count) == 0
-            }
-        }
     }
 
     private func count(_ outcome: DPoPOutcome, provider: Provider) {

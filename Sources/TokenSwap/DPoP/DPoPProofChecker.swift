@@ -178,13 +178,7 @@ struct DPoPProofChecker: Sendable {
             }
 
             static func == (lhs: Self, rhs: Self) -> Bool {
-                lhs.text.withUnsafeBytes { a in
-                    rhs.text.withUnsafeBytes { b in
-                        guard a.count == b.count else { return false }
-                        guard let a = a.baseAddress, let b = b.baseAddress else { return true }
-                        return memcmp(a, b, lhs.text.count) == 0
-                    }
-                }
+                lhs.text.withUnsafeBytes { a in rhs.text.withUnsafeBytes { a.sameBytes(as: $0) } }
             }
         }
 
@@ -241,10 +235,8 @@ struct DPoPProofChecker: Sendable {
     /// Whether `bytes` are `text`'s UTF-8, compared in place.
     static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { text in
-            guard bytes.count == text.count else { return false }
-            guard let a = bytes.baseAddress, let b = text.baseAddress else { return true }
-            return memcmp(a, b, text.count) == 0
+        return text.withUTF8 {
+            UnsafeRawBufferPointer(bytes).sameBytes(as: UnsafeRawBufferPointer($0))
         }
     }
 
@@ -319,7 +311,7 @@ struct DPoPProof: Sendable, Equatable, CustomStringConvertible {
     var description: String { "DPoPProof(<redacted>)" }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.key == rhs.key && lhs.thumbprint == rhs.thumbprint && lhs.proofID == rhs.proofID
-            && lhs.issuedAt == rhs.issuedAt
+        // The thumbprint follows from the key.
+        lhs.key == rhs.key && lhs.proofID == rhs.proofID && lhs.issuedAt == rhs.issuedAt
     }
 }

@@ -124,17 +124,12 @@ struct DPoPRequestOrigin: Sendable {
         return uri
     }
 
-    /// Whether two texts are the same bytes, compared in place where they are contiguous.
+    /// Whether two texts are the same bytes, compared in place.
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let count = a.utf8.count
-        guard count == b.utf8.count else { return false }
-        let compared: Bool?? = a.utf8.withContiguousStorageIfAvailable { a in
-            b.utf8.withContiguousStorageIfAvailable { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
-                return memcmp(a, b, count) == 0
-            }
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { UnsafeRawBufferPointer(a).sameBytes(as: UnsafeRawBufferPointer($0)) }
         }
-        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `value` holds a `,`, found by `memchr` in the string's own storage.

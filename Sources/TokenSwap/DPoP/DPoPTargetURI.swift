@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The `htu` comparison of RFC 9449 §4.3 (CONTRACT §13): an absolute `http` or `https`
 /// URI without query and fragment, normalised per RFC 3986 §6.2.2 (case of scheme and
 /// host, upper-case percent-encodings, unreserved characters decoded, dot segments
@@ -46,7 +38,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
                 && lhs.path == rhs.path)
     }
 
-    var description: String { "\(scheme)://\(authority)\(path)" }
+    var description: String { String(decoding: spelling, as: UTF8.self) }
 
     /// Whether `text` is exactly `description`, compared without building it: a client
     /// that sends the normal form (most do) matches as text.
@@ -57,13 +49,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
 
     /// `isSpelled` of a text given as its UTF-8.
     func isSpelled(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count == spelling.count else { return false }
-        return spelling.withUnsafeBufferPointer { spelling in
-            guard let start = text.baseAddress, let bytes = spelling.baseAddress else {
-                return true
-            }
-            return memcmp(start, bytes, spelling.count) == 0
-        }
+        spelling.withUnsafeBytes { UnsafeRawBufferPointer(text).sameBytes(as: $0) }
     }
 
     /// Parses a proof's `htu`: nil unless it is an absolute http(s) URI with a host and
