@@ -205,15 +205,14 @@ extension KeyRing {
         nonce fixedNonce: [UInt8]? = nil, plaintext fill: (UnsafeMutableRawBufferPointer) -> Void
     ) throws(SealingError) {
         let key = activeKey
-        var keyID = key.id
-        let keyIDCount = keyID.utf8.count
+        let keyIDCount = key.id.utf8.count
         let headerCount = SealedTokenLayout.headerByteCount(keyIDLength: keyIDCount)
         let ciphertextStart = headerCount + SealedTokenLayout.nonceByteCount
         let tagStart = sealed.count - SealedTokenLayout.tagByteCount
         guard ciphertextStart <= tagStart else { throw .cryptoUnavailable }
         sealed[0] = version
         sealed[1] = UInt8(keyIDCount)
-        keyID.withUTF8 { utf8 in
+        key.id.withUTF8Bytes { utf8 in
             UnsafeMutableRawBufferPointer(rebasing: sealed[2..<headerCount])
                 .copyMemory(from: UnsafeRawBufferPointer(utf8))
         }

@@ -45,8 +45,7 @@ public struct SealIdentity: Sendable, Hashable, CustomStringConvertible,
     /// Writes the identity into the first `byteCount` bytes of `buffer` (at least that long).
     package func write(into buffer: UnsafeMutableRawBufferPointer) {
         precondition(buffer.count >= byteCount)
-        var keyID = keyID
-        let offset = keyID.withUTF8 { utf8 in
+        let offset = keyID.withUTF8Bytes { utf8 in
             buffer[0] = version
             buffer[1] = UInt8(truncatingIfNeeded: utf8.count)
             UnsafeMutableRawBufferPointer(rebasing: buffer[2...])

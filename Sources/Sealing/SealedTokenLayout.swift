@@ -141,44 +141,20 @@ enum SealedTokenLayout {
     static func associatedDataByteCount(headerByteCount: Int, context: SealingContext)
         -> Int
     {
-        headerByteCount + 16 + context.provider.utf8.count + context.clientID.utf8.count
-            + kindSuffixByteCount(context.kind)
+        headerByteCount + context.boundBytes.count
     }
 
-    static func kindSuffixByteCount(_ kind: SealedKind) -> Int {
-        kind == .refreshToken ? 0 : 2
-    }
-
-    /// Writes the associated data into `buffer`, which holds exactly
+    /// Writes the associated data, the header and then what the context binds
+    /// (`SealingContext.boundBytes`), into `buffer`, which holds exactly
     /// `associatedDataByteCount(…)` bytes.
     static func writeAssociatedData(
         header: UnsafeRawBufferPointer, context: SealingContext,
         into buffer: UnsafeMutableRawBufferPointer
     ) {
         buffer.copyMemory(from: header)
-        var offset = header.count
-        writeLengthPrefixed(context.provider, into: buffer, at: &offset)
-        writeLengthPrefixed(context.clientID, into: buffer, at: &offset)
-        if kindSuffixByteCount(context.kind) > 0 {
-            buffer[offset] = 0xFF
-            buffer[offset + 1] = context.kind.rawValue
-        }
-    }
-
-    private static func writeLengthPrefixed(
-        _ field: String, into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int
-    ) {
-        var field = field
-        field.withUTF8 { utf8 in
-            // 64 bits: no String can be long enough for the prefix to wrap and collide.
-            let count = UInt64(utf8.count)
-            for shift in stride(from: 56, through: 0, by: -8) {
-                buffer[offset] = UInt8(truncatingIfNeeded: count >> UInt64(shift))
-                offset += 1
-            }
-            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + utf8.count)])
-                .copyMemory(from: UnsafeRawBufferPointer(utf8))
-            offset += utf8.count
+        context.boundBytes.withUnsafeBytes { bound in
+            UnsafeMutableRawBufferPointer(rebasing: buffer[header.count...]).copyMemory(
+                from: bound)
         }
     }
 }

@@ -23,6 +23,37 @@ import Testing
         #expect(try ring.open(empty, context: Fixtures.context).plaintext == [])
     }
 
+    /// A context changed field by field binds what it says now: equal to one made with
+    /// those values, and a token sealed under it opens under that one and not the first.
+    @Test func aChangedContextBindsItsNewValues() throws {
+        var changed = Fixtures.context
+        changed.kind = .keptAnswer
+        #expect(
+            changed
+                == SealingContext(provider: "spotify", clientID: "client-123", kind: .keptAnswer))
+        #expect(changed != Fixtures.context)
+        let keptAnswer = try ring.seal("kept", context: changed)
+        #expect(
+            try ring.open(
+                keptAnswer,
+                context: SealingContext(
+                    provider: "spotify", clientID: "client-123", kind: .keptAnswer)
+            ).plaintextString
+                == "kept")
+        #expect(throws: SealingError.invalidToken) {
+            try ring.open(keptAnswer, context: Fixtures.context)
+        }
+        changed.kind = .refreshToken
+        changed.clientID = "client-456"
+        #expect(
+            changed.hashValue
+                == SealingContext(provider: "spotify", clientID: "client-456").hashValue)
+        #expect(throws: SealingError.invalidToken) { try ring.open(sealed, context: changed) }
+        changed.clientID = "client-123"
+        #expect(changed == Fixtures.context)
+        #expect(try ring.open(sealed, context: changed).plaintext == Fixtures.refreshToken)
+    }
+
     /// The documented layout (version 2), checked by decrypting with the raw key and an
     /// associated data built here by hand rather than by `SealedTokenLayout`: the inner
     /// layout of a new unbound family, then the provider's value.

@@ -269,7 +269,7 @@ extension GrantEndpoints {
     /// What a sealed value is bound to: a value sealed for one provider, client id or
     /// kind does not open for another (CONTRACT §4, §7).
     static func context(_ provider: Provider, kind: SealedKind = .refreshToken) -> SealingContext {
-        SealingContext(provider: provider.name, clientID: provider.clientID, kind: kind)
+        provider.sealingContext(kind)
     }
 
     /// Seals a raw provider value for the client: a refresh token unless `kind` says

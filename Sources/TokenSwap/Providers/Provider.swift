@@ -1,4 +1,5 @@
 import HTTPClient
+import Sealing
 
 /// A named upstream OAuth 2.0 authorization server, validated and immutable.
 ///
@@ -33,6 +34,11 @@ public final class Provider: Sendable, Hashable {
     /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
     /// and a `Provider` printed or dumped must not carry the client secret in it.
     let basicCredentials: Secret
+    /// What this provider's sealed values are bound to, one per kind, made once: a seal or
+    /// an open then builds no context and copies no string.
+    private let refreshTokenContext: SealingContext
+    private let deviceCodeContext: SealingContext
+    private let keptAnswerContext: SealingContext
 
     package init(
         name: String, preset: ProviderPreset, tokenURL: UpstreamURL, clientID: String,
@@ -56,6 +62,18 @@ public final class Provider: Sendable, Hashable {
         self.lifecycle = lifecycle
         self.basicCredentials = Secret(
             Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
+        refreshTokenContext = SealingContext(provider: name, clientID: clientID)
+        deviceCodeContext = SealingContext(provider: name, clientID: clientID, kind: .deviceCode)
+        keptAnswerContext = SealingContext(provider: name, clientID: clientID, kind: .keptAnswer)
+    }
+
+    /// What a sealed value of `kind` for this provider is bound to (`SealingContext`).
+    func sealingContext(_ kind: SealedKind) -> SealingContext {
+        switch kind {
+        case .refreshToken: refreshTokenContext
+        case .deviceCode: deviceCodeContext
+        case .keptAnswer: keptAnswerContext
+        }
     }
 
     public static func == (a: Provider, b: Provider) -> Bool {

@@ -202,8 +202,7 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
         _ namespace: StateNamespace, scope: String, valueCount: Int,
         _ value: (UnsafeMutableRawBufferPointer) -> Void
     ) -> Words? {
-        var scope = scope
-        return scope.withUTF8 { scope in
+        return scope.withUTF8Bytes { scope in
             let prefixCount = namespace.rawValue.utf8.count + 1 + scope.count + 1
             return withUnsafeTemporaryAllocation(
                 byteCount: prefixCount + valueCount + SHA256.byteCount, alignment: 8
