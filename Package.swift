@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "TokenSwap",
             dependencies: [
-                "HTTPServer", "HTTPClient", "RESPClient", "Sealing", "TLS", "CPosix",
+                "HTTPServer", "HTTPClient", "RESPClient", "Sealing", "TLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -123,7 +123,7 @@ let package = Package(
         // (scripts/prove/volume).
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "CPosix"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),

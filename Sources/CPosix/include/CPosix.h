@@ -30,10 +30,4 @@ int tokenswap_eventfd(void);
 void tokenswap_eventfd_signal(int fd);
 void tokenswap_eventfd_drain(int fd);
 
-/// memcpy and zeroing with non-temporal stores (x86-64; plain ones elsewhere), for bytes
-/// written once and seldom read soon after, into memory last touched long ago: no cache
-/// line is read first, and none evicted for them. Ordered before the caller's next store.
-void tokenswap_copy_streaming(void *target, const void *source, size_t count);
-void tokenswap_zero_streaming(void *target, size_t count);
-
 #endif

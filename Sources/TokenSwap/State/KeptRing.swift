@@ -1,5 +1,3 @@
-import CPosix
-
 /// The sealed kept answers of one shard of the replay table (CONTRACT §12), one after another
 /// in one byte buffer used as a ring, instead of one heap allocation each.
 ///
@@ -18,11 +16,10 @@ import CPosix
 /// skipped. An answer released or dropped is zeroed at once: nothing is left to read,
 /// sealed or not.
 ///
-/// Answers are written and zeroed by non-temporal stores (`tokenswap_copy_streaming`): a
-/// full table's ring is larger than the last-level cache, the bytes written are those an
-/// answer of a window ago left, and an answer is seldom read again. Plain stores would
-/// read each of those lines from memory first and push the table's index, the request's
-/// own data and the kernel's socket buffers out of the cache to hold bytes nobody reads.
+/// Answers are written and zeroed by plain stores. Non-temporal ones (bypassing the
+/// caches, as a ring larger than the last-level cache might suggest) were measured the
+/// dearer: their fence waits for the bytes to reach memory on every answer (BENCHMARKS.md,
+/// session 11).
 struct KeptRing: Sendable {
     /// Where a kept answer lies: its logical start and length, and its record's number.
     struct Span: Sendable, Equatable {
@@ -110,7 +107,7 @@ struct KeptRing: Sendable {
                 guard let source = answer.baseAddress, let target = buffer.baseAddress,
                     offset + answer.count <= buffer.count
                 else { return }
-                tokenswap_copy_streaming(target + offset, source, answer.count)
+                (target + offset).update(from: source, count: answer.count)
             }
         }
         head = start + answer.count
@@ -230,7 +227,7 @@ struct KeptRing: Sendable {
         let start = physical(span.start)
         storage.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress, start + span.count <= buffer.count else { return }
-            tokenswap_zero_streaming(base + start, span.count)
+            (base + start).update(repeating: 0, count: span.count)
         }
     }
 }
