@@ -109,8 +109,7 @@ extension KeyRing {
         var failure: SealingError?
         let sealed = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             do throws(SealingError) {
-                try writeSealed(
-                    version: SealedTokenLayout.versionWithoutGrant,
+                try sealWithoutGrant(
                     into: UnsafeMutableRawBufferPointer(buffer), context: context,
                     plaintext: plaintext)
                 initialized = total
@@ -121,6 +120,20 @@ extension KeyRing {
         }
         if let failure { throw failure }
         return sealed
+    }
+
+    /// `sealWithoutGrant(byteCount:context:plaintext:)` into `sealed`, which the caller
+    /// provides (where the value is kept: the replay window's ring), exactly
+    /// `sealedByteCount(plaintextCount:context:)` bytes long; the plaintext is the rest
+    /// after the layout's header, nonce and tag. On failure nothing of the plaintext is
+    /// left in `sealed`.
+    package func sealWithoutGrant(
+        into sealed: UnsafeMutableRawBufferPointer, context: SealingContext,
+        plaintext: (UnsafeMutableRawBufferPointer) -> Void
+    ) throws(SealingError) {
+        try writeSealed(
+            version: SealedTokenLayout.versionWithoutGrant, into: sealed, context: context,
+            plaintext: plaintext)
     }
 
     /// Opens the sealed bytes `sealWithoutGrant(byteCount:context:plaintext:)` made; every
@@ -182,7 +195,7 @@ extension KeyRing {
     /// The bytes of a value of `plaintextCount` bytes sealed under the active key; refused
     /// when its text would be longer than `open` takes for `context`'s kind (never issue a
     /// token that `open` would refuse for its length).
-    private func sealedByteCount(plaintextCount: Int, context: SealingContext)
+    package func sealedByteCount(plaintextCount: Int, context: SealingContext)
         throws(SealingError) -> Int
     {
         let overhead =

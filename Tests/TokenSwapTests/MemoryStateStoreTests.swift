@@ -167,6 +167,54 @@ import Transport
         #expect(second.all == [.kept(answer: [4], age: .zero)])
     }
 
+    /// `settle(sealing:)`: the answer sealed where the store keeps it is what the next
+    /// claim and the waiters get; a seal that fails frees the key for the first waiter; an
+    /// answer not kept reaches this call's waiters only.
+    @Test func anAnswerSealedInPlaceIsKeptSharedOrFreesTheKey() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        func sealing(_ key: StateKey, _ bytes: [UInt8]?, keep: Int64 = 60) {
+            store.settle(key, sealing: bytes?.count ?? 5, keepFor: .seconds(keep)) { target in
+                guard let bytes else { return false }
+                #expect(target.count == bytes.count)
+                target.copyBytes(from: bytes)
+                return true
+            } completion: { _ in
+            }
+        }
+        func waiter(_ key: StateKey) -> Answers<RefreshClaim> {
+            let answers = Answers<RefreshClaim>()
+            store.awaitAnswer(
+                key, inFlightFor: .seconds(10), until: .after(seconds: 10, from: clock.now),
+                completion: answers.record)
+            return answers
+        }
+
+        let kept = try Self.key("kept")
+        #expect(claim(store, kept) == .claimed)
+        let waiting = waiter(kept)
+        sealing(kept, [1, 2, 3, 4])
+        #expect(waiting.all == [.kept(answer: [1, 2, 3, 4], age: .zero)])
+        clock.advance(seconds: 2)
+        #expect(claim(store, kept) == .kept(answer: [1, 2, 3, 4], age: .seconds(2)))
+
+        let failing = try Self.key("failing")
+        #expect(claim(store, failing) == .claimed)
+        let first = waiter(failing)
+        let second = waiter(failing)
+        sealing(failing, nil)
+        #expect(first.all == [.claimed])
+        #expect(second.all.isEmpty)
+        #expect(claim(store, failing) == .inFlight)
+
+        let shared = try Self.key("shared")
+        #expect(claim(store, shared) == .claimed)
+        let sharing = waiter(shared)
+        sealing(shared, [9, 9], keep: 0)
+        #expect(sharing.all == [.kept(answer: [9, 9], age: .zero)])
+        #expect(claim(store, shared) == .claimed)
+    }
+
     @Test func anAnswerSharedButNotKeptReachesTheWaitersOnly() throws {
         let clock = ManualClock()
         let store = Self.store(clock)

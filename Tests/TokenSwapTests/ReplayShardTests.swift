@@ -170,6 +170,56 @@ import Transport
         #expect(shard.ring.liveByteCount == 0)
     }
 
+    /// An answer written in place (a kept answer sealed into the ring) is kept as one
+    /// appended would be; one whose write fails leaves no record, no byte and a free key.
+    @Test func anAnswerWrittenInPlaceIsKeptAndAFailedWriteLeavesNothing() throws {
+        var shard = ReplayShard(capacity: 10, byteBudget: 1000)
+        var evicted = ReplayShard.Evicted()
+        let key = try Self.key(0)
+        _ = shard.valueOrInsert(
+            .inFlight(until: Self.window, waiters: []), for: key, expiresAt: Self.window,
+            now: Self.start, evicted: &evicted)
+        let written = shard.keep(
+            count: 40, for: key, expiresAt: Self.window, now: Self.start, evicted: &evicted
+        ) { target in
+            #expect(target.count == 40)
+            target.copyBytes(from: Self.answer(0, count: 40))
+            return true
+        }
+        guard case .kept(let previous, let span) = written, case .inFlight? = previous else {
+            Issue.record("not kept in place: \(written)")
+            return
+        }
+        #expect(shard.answer(span) == Self.answer(0, count: 40))
+        #expect(Self.kept(key, in: &shard) == Self.answer(0, count: 40))
+
+        let failing = try Self.key(1)
+        _ = shard.valueOrInsert(
+            .inFlight(until: Self.window, waiters: []), for: failing, expiresAt: Self.window,
+            now: Self.start, evicted: &evicted)
+        let failed = shard.keep(
+            count: 50, for: failing, expiresAt: Self.window, now: Self.start, evicted: &evicted
+        ) { target in
+            // What a seal that fails halfway would leave behind.
+            target.copyBytes(from: Self.answer(1, count: 50))
+            return false
+        }
+        guard case .notKept(let removed) = failed, case .inFlight? = removed else {
+            Issue.record("a failed write was kept: \(failed)")
+            return
+        }
+        #expect(shard.value(for: failing, now: Self.start) == nil)
+        #expect(shard.ring.recordCount == 1)
+        #expect(shard.ring.liveByteCount == 40)
+        // Nothing of the failed write is left: only the kept answer's bytes are not zero.
+        #expect(shard.ring.buffer.filter { $0 != 0 }.count == 40)
+        #expect(evicted.isEmpty)
+        // The next answer goes where the failed one would have.
+        _ = Self.keep(Self.answer(2, count: 30), try Self.key(2), in: &shard)
+        #expect(Self.kept(try Self.key(2), in: &shard) == Self.answer(2, count: 30))
+        #expect(Self.kept(key, in: &shard) == Self.answer(0, count: 40))
+    }
+
     @Test func answersTheTableDroppedOnExpiryLeaveTheRingWithoutAnEviction() throws {
         var shard = ReplayShard(capacity: 100, byteBudget: 100)
         let soon = Deadline(uptimeNanoseconds: 2_000_000_000)

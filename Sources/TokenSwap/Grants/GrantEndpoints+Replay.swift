@@ -204,16 +204,22 @@ extension GrantEndpoints {
     ) {
         let answer = KeptAnswer(result)
         // Sealed as bytes (the store holds bytes; nobody outside reads them), the plaintext
-        // written where it is encrypted. An answer that does not seal frees the key: a
-        // waiter then calls the provider.
-        let sealed = try? keyRing.sealWithoutGrant(
-            byteCount: answer.plaintextByteCount,
-            context: Self.context(provider, kind: .keptAnswer)
-        ) { answer.writePlaintext(boundTo: key, into: $0) }
-        // A settle that fails leaves nothing kept; the store reports its own failures.
-        state.settle(
-            key, answer: sealed, keepFor: answer.isKept(refusals: refusals) ? replayWindow : .zero
-        ) { _ in }
+        // written where it is encrypted, and that where the store keeps it (the memory
+        // store's ring). An answer that does not seal frees the key: a waiter then calls
+        // the provider. A settle that fails leaves nothing kept; the store reports its own
+        // failures.
+        let context = Self.context(provider, kind: .keptAnswer)
+        let keepFor = answer.isKept(refusals: refusals) ? replayWindow : .zero
+        guard
+            let byteCount = try? keyRing.sealedByteCount(
+                plaintextCount: answer.plaintextByteCount, context: context)
+        else { return state.settle(key, answer: nil, keepFor: keepFor) { _ in } }
+        state.settle(key, sealing: byteCount, keepFor: keepFor) { [keyRing] sealed in
+            (try? keyRing.sealWithoutGrant(into: sealed, context: context) {
+                answer.writePlaintext(boundTo: key, into: $0)
+            }) != nil
+        } completion: { _ in
+        }
     }
 
     /// The answer kept under `key`: sealed bytes, or the base64url text an earlier version

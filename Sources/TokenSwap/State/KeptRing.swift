@@ -98,26 +98,41 @@ struct KeptRing: Sendable {
     /// (`assignSlot` when it is known only after); nil when there is no room (`hasRoom`)
     /// or it is longer than a span can say.
     mutating func append(_ answer: [UInt8], slot: Int32 = -1) -> Span? {
-        guard answer.count <= UInt32.max, let start = start(for: answer.count) else {
-            return nil
-        }
-        let offset = physical(start)
-        storage.withUnsafeMutableBufferPointer { buffer in
-            answer.withUnsafeBufferPointer { answer in
-                guard let source = answer.baseAddress, let target = buffer.baseAddress,
-                    offset + answer.count <= buffer.count
-                else { return }
-                (target + offset).update(from: source, count: answer.count)
+        answer.withUnsafeBytes { answer in
+            append(count: answer.count, slot: slot) { target in
+                target.copyMemory(from: answer)
+                return true
             }
         }
-        head = start + answer.count
-        let span = Span(start: start, count: answer.count, sequence: nextSequence)
+    }
+
+    /// Writes an answer of `count` bytes at the head as the newest record, the bytes
+    /// written by `write` where they are kept (a kept answer sealed in place: no copy of it
+    /// elsewhere); as `append(_:slot:)`, and nil too when `write` fails, which leaves no
+    /// record and the bytes zeroed.
+    mutating func append(
+        count: Int, slot: Int32 = -1, write: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> Span? {
+        guard count <= UInt32.max, let start = start(for: count) else { return nil }
+        let offset = physical(start)
+        let written = storage.withUnsafeMutableBytes { buffer in
+            guard offset + count <= buffer.count else { return false }
+            let target = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
+            guard write(target) else {
+                target.initializeMemory(as: UInt8.self, repeating: 0)
+                return false
+            }
+            return true
+        }
+        guard written else { return nil }
+        head = start + count
+        let span = Span(start: start, count: count, sequence: nextSequence)
         nextSequence += 1
         if recordCount == records.count { growRecords() }
         records[(firstRecord + recordCount) & (records.count - 1)] = Record(
             span: span, slot: slot, live: true)
         recordCount += 1
-        liveByteCount += answer.count
+        liveByteCount += count
         return span
     }
 

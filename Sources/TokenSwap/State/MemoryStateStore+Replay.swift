@@ -114,30 +114,86 @@ extension MemoryStateStore {
         let answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = replay.withShard(of: key) {
             table in
             guard let answer, keepFor > .zero else {
-                var waiters: [ReplayWaiter.Held] = []
-                if case .inFlight(_, let held) = table.remove(key, now: now) { waiters = held }
+                let removed = table.remove(key, now: now)
                 guard let answer else {
-                    // Freed: the first waiter takes the claim and calls the provider itself;
-                    // the others wait for it.
-                    guard let first = waiters.first else { return [] }
-                    Self.hold(
-                        key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table,
-                        now: now, evicted: &evicted)
-                    return [(first.waiter, .claimed)]
+                    return Self.freed(key, removed, in: &table, now: now, evicted: &evicted)
                 }
                 // Shared, not kept: the waiters of this call get it, the next request finds
                 // the key free.
-                return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
+                return Self.shared(answer, with: removed)
             }
             let expiresAt = Deadline.after(keepFor, from: now)
             // One lookup: the claim is replaced by the kept answer.
             let previous = table.keep(
                 answer, for: key, expiresAt: expiresAt, now: now, evicted: &evicted)
-            guard case .inFlight(_, let waiters) = previous, !waiters.isEmpty else { return [] }
-            return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
+            return Self.shared(answer, with: previous)
         }
         deliver(answers, evicted: evicted)
         completion(.success(()))
+    }
+
+    /// `settle` with the answer sealed straight into the shard's ring, under its lock: no
+    /// array for it, no copy of it. An answer not kept (`keepFor` zero) goes to this call's
+    /// waiters only, as bytes: the default (`StateStore`), which seals into an array.
+    package func settle(
+        _ key: StateKey, sealing byteCount: Int, keepFor: Duration,
+        seal: (UnsafeMutableRawBufferPointer) -> Bool,
+        completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
+    ) {
+        guard keepFor > .zero else {
+            var sealed = false
+            let answer = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+                sealed = seal(UnsafeMutableRawBufferPointer(buffer))
+                initialized = sealed ? byteCount : 0
+            }
+            return settle(
+                key, answer: sealed ? answer : nil, keepFor: .zero, completion: completion)
+        }
+        let now = clock()
+        var evicted = ReplayShard.Evicted()
+        let answers: [(waiter: ReplayWaiter, claim: RefreshClaim)] = replay.withShard(of: key) {
+            table in
+            let expiresAt = Deadline.after(keepFor, from: now)
+            switch table.keep(
+                count: byteCount, for: key, expiresAt: expiresAt, now: now, evicted: &evicted,
+                write: seal)
+            {
+            case .kept(let previous, let span):
+                guard case .inFlight(_, let waiters)? = previous, !waiters.isEmpty else {
+                    return []
+                }
+                return Self.shared(table.answer(span), with: previous)
+            case .notKept(let removed):
+                return Self.freed(key, removed, in: &table, now: now, evicted: &evicted)
+            }
+        }
+        deliver(answers, evicted: evicted)
+        completion(.success(()))
+    }
+
+    /// The answers owed to the waiters of `entry` (a claim just settled) when `answer` is
+    /// what its call got: the same answer for each.
+    private static func shared(_ answer: [UInt8], with entry: ReplayEntry?) -> [(
+        waiter: ReplayWaiter, claim: RefreshClaim
+    )] {
+        guard case .inFlight(_, let waiters)? = entry, !waiters.isEmpty else { return [] }
+        return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
+    }
+
+    /// The answers owed when the claim on `key` (its entry `removed`) ends with no answer:
+    /// the first waiter takes the claim and calls the provider itself; the others wait for
+    /// it.
+    private static func freed(
+        _ key: StateKey, _ removed: ReplayEntry?, in table: inout ReplayShard, now: Deadline,
+        evicted: inout ReplayShard.Evicted
+    ) -> [(waiter: ReplayWaiter, claim: RefreshClaim)] {
+        guard case .inFlight(_, let waiters)? = removed, let first = waiters.first else {
+            return []
+        }
+        hold(
+            key, first.waiter.inFlightFor, Array(waiters.dropFirst()), in: &table, now: now,
+            evicted: &evicted)
+        return [(first.waiter, .claimed)]
     }
 
     package func awaitAnswer(

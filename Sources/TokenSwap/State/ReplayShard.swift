@@ -97,17 +97,48 @@ struct ReplayShard: TableShard {
         _ answer: [UInt8], for key: StateKey, expiresAt: Deadline, now: Deadline,
         evicted: inout Evicted
     ) -> ReplayEntry? {
+        let kept = answer.withUnsafeBytes { answer in
+            keep(
+                count: answer.count, for: key, expiresAt: expiresAt, now: now, evicted: &evicted
+            ) { target in
+                target.copyMemory(from: answer)
+                return true
+            }
+        }
+        switch kept {
+        case .kept(let previous, _), .notKept(let previous): return previous
+        }
+    }
+
+    /// What `keep(count:…)` did, and the live entry the key held before.
+    enum Keeping {
+        /// The answer is kept at `span`; the entry replaced.
+        case kept(replacing: ReplayEntry?, span: KeptRing.Span)
+        /// No answer is kept (`write` failed, or there was no room): the key is free, and
+        /// this is the entry removed.
+        case notKept(removed: ReplayEntry?)
+    }
+
+    /// `keep`, of an answer of `count` bytes that `write` writes where the ring keeps it
+    /// (a kept answer sealed in place). When `write` fails, or the answer cannot be kept,
+    /// the key is freed as `remove` frees it.
+    mutating func keep(
+        count: Int, for key: StateKey, expiresAt: Deadline, now: Deadline,
+        evicted: inout Evicted, write: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> Keeping {
         // `makeRoom` leaves room; were there none (or an answer longer than a span can
         // say), the answer is shared with the waiters, not kept.
-        guard answer.count <= UInt32.max else { return remove(key, now: now) }
-        makeRoom(for: answer.count, now: now, evicted: &evicted)
-        guard let span = ring.append(answer) else { return remove(key, now: now) }
+        guard count <= UInt32.max else { return .notKept(removed: remove(key, now: now)) }
+        makeRoom(for: count, now: now, evicted: &evicted)
+        guard let span = ring.append(count: count, write: write) else {
+            return .notKept(removed: remove(key, now: now))
+        }
         let (previous, slot, oldest) = table.exchange(
             .kept(answer: span, settledAt: now), for: key, expiresAt: expiresAt, now: now)
         ring.assignSlot(slot)
         evict(oldest, into: &evicted)
         if case .kept(let replaced, _)? = previous { ring.release(replaced) }
-        return previous
+        return .kept(replacing: previous, span: span)
     }
 
     /// Room in the ring for `count` more bytes: within the byte budget the oldest answers

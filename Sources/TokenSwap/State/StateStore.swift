@@ -49,6 +49,15 @@ package protocol StateStore: Sendable {
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void)
 
+    /// `settle`, with the answer sealed by `seal` into `byteCount` bytes where the store
+    /// keeps it (`seal` answers false when it cannot seal: then as a nil answer). The
+    /// memory store seals it straight into its ring; the default seals into an array and
+    /// calls `settle`.
+    func settle(
+        _ key: StateKey, sealing byteCount: Int, keepFor: Duration,
+        seal: (UnsafeMutableRawBufferPointer) -> Bool,
+        completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void)
+
     /// Waits until the claim on `key` is settled or `deadline` passes, and answers what is
     /// kept then: `.kept` with the answer, `.claimed` when the key was freed (the caller
     /// now holds the claim and calls the provider itself), or `.inFlight` when the
@@ -113,6 +122,19 @@ package protocol StateStore: Sendable {
 
 extension StateStore {
     package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? { nil }
+
+    package func settle(
+        _ key: StateKey, sealing byteCount: Int, keepFor: Duration,
+        seal: (UnsafeMutableRawBufferPointer) -> Bool,
+        completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
+    ) {
+        var sealed = false
+        let answer = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            sealed = seal(UnsafeMutableRawBufferPointer(buffer))
+            initialized = sealed ? byteCount : 0
+        }
+        settle(key, answer: sealed ? answer : nil, keepFor: keepFor, completion: completion)
+    }
 }
 
 /// What a claim found under a refresh's key.
