@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The IPv4 TCP addresses a process listens on, read from `/proc`: its descriptors'
 /// socket inodes matched against `/proc/net/tcp`'s rows in state LISTEN. Exact where a
 /// probe by connecting is not: another process may listen on the same port number at
@@ -26,7 +30,7 @@ public enum ListeningSockets {
             else { continue }
             inodes.insert(Substring(target.dropFirst("socket:[".count).dropLast()))
         }
-        let table = try String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8)
+        let table = try Self.read("/proc/\(pid)/net/tcp")
         var found: Set<Address> = []
         for line in table.split(separator: "\n").dropFirst() {
             // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
@@ -37,6 +41,33 @@ public enum ListeningSockets {
             found.insert(address)
         }
         return found
+    }
+
+    /// The whole of a `/proc` file, read until `read` answers 0: the kernel hands a long
+    /// table out a page or so per call, and a reader that takes a short read for the end
+    /// (or trusts the size `stat` reports, 0) sees only its first rows.
+    static func read(_ path: String) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(description: "open \(path): errno \(errno)") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress, $0.count)
+            }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "read \(path): errno \(errno)")
+            }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// `0100007F:1F90` → 127.0.0.1:8080 (the address in host byte order, little-endian here).
