@@ -141,13 +141,9 @@ extension MemoryStateStore {
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
         guard keepFor > .zero else {
-            var sealed = false
-            let answer = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-                sealed = seal(UnsafeMutableRawBufferPointer(buffer))
-                initialized = sealed ? byteCount : 0
-            }
             return settle(
-                key, answer: sealed ? answer : nil, keepFor: .zero, completion: completion)
+                key, answer: Self.sealed(byteCount, by: seal), keepFor: .zero,
+                completion: completion)
         }
         let now = clock()
         var evicted = ReplayShard.Evicted()

@@ -128,12 +128,21 @@ extension StateStore {
         seal: (UnsafeMutableRawBufferPointer) -> Bool,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
     ) {
+        settle(
+            key, answer: Self.sealed(byteCount, by: seal), keepFor: keepFor,
+            completion: completion)
+    }
+
+    /// The `byteCount` bytes `seal` writes, as an array; nil when it fails.
+    static func sealed(_ byteCount: Int, by seal: (UnsafeMutableRawBufferPointer) -> Bool)
+        -> [UInt8]?
+    {
         var sealed = false
         let answer = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             sealed = seal(UnsafeMutableRawBufferPointer(buffer))
             initialized = sealed ? byteCount : 0
         }
-        settle(key, answer: sealed ? answer : nil, keepFor: keepFor, completion: completion)
+        return sealed ? answer : nil
     }
 }
 
