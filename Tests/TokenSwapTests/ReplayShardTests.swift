@@ -175,13 +175,20 @@ import Transport
     @Test func anAnswerWrittenInPlaceIsKeptAndAFailedWriteLeavesNothing() throws {
         var shard = ReplayShard(capacity: 10, byteBudget: 1000)
         var evicted = ReplayShard.Evicted()
+        /// Claims `key` and keeps `count` bytes that `write` writes in place, as a refresh
+        /// that seals its answer into the ring does.
+        func keepInPlace(
+            _ key: StateKey, count: Int, _ write: (UnsafeMutableRawBufferPointer) -> Bool
+        ) -> ReplayShard.Keeping {
+            _ = shard.valueOrInsert(
+                .inFlight(until: Self.window, waiters: []), for: key, expiresAt: Self.window,
+                now: Self.start, evicted: &evicted)
+            return shard.keep(
+                count: count, for: key, expiresAt: Self.window, now: Self.start,
+                evicted: &evicted, write: write)
+        }
         let key = try Self.key(0)
-        _ = shard.valueOrInsert(
-            .inFlight(until: Self.window, waiters: []), for: key, expiresAt: Self.window,
-            now: Self.start, evicted: &evicted)
-        let written = shard.keep(
-            count: 40, for: key, expiresAt: Self.window, now: Self.start, evicted: &evicted
-        ) { target in
+        let written = keepInPlace(key, count: 40) { target in
             #expect(target.count == 40)
             target.copyBytes(from: Self.answer(0, count: 40))
             return true
@@ -194,12 +201,7 @@ import Transport
         #expect(Self.kept(key, in: &shard) == Self.answer(0, count: 40))
 
         let failing = try Self.key(1)
-        _ = shard.valueOrInsert(
-            .inFlight(until: Self.window, waiters: []), for: failing, expiresAt: Self.window,
-            now: Self.start, evicted: &evicted)
-        let failed = shard.keep(
-            count: 50, for: failing, expiresAt: Self.window, now: Self.start, evicted: &evicted
-        ) { target in
+        let failed = keepInPlace(failing, count: 50) { target in
             // What a seal that fails halfway would leave behind.
             target.copyBytes(from: Self.answer(1, count: 50))
             return false
