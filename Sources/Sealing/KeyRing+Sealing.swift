@@ -42,12 +42,9 @@ extension KeyRing {
     public func seal(_ plaintext: String, grant: SealedGrant, context: SealingContext)
         throws(SealingError) -> String
     {
-        var plaintext = plaintext
-        return try plaintext.withUTF8 { utf8 in
-            Result { () throws(SealingError) in
-                try seal(value: UnsafeRawBufferPointer(utf8), grant: grant, context: context)
-            }
-        }.get()
+        try plaintext.withUTF8Bytes { utf8 throws(SealingError) in
+            try seal(value: UnsafeRawBufferPointer(utf8), grant: grant, context: context)
+        }
     }
 
     private static func newFamily() throws(SealingError) -> SealedGrant {

@@ -144,6 +144,24 @@ enum SealedTokenLayout {
         headerByteCount + context.boundBytes.count
     }
 
+    /// The associated data after the header, what a context binds: provider and client
+    /// id, each with its length as 64 bits big-endian, then `0xFF` and the kind unless it
+    /// is a refresh token (`SealingContext` makes it once).
+    static func boundBytes(provider: String, clientID: String, kind: SealedKind) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + provider.utf8.count + clientID.utf8.count + 2)
+        for field in [provider, clientID] {
+            // 64 bits: no String can be long enough for the prefix to wrap and collide.
+            let count = UInt64(field.utf8.count)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift)))
+            }
+            bytes.append(contentsOf: field.utf8)
+        }
+        if kind != .refreshToken { bytes += [0xFF, kind.rawValue] }
+        return bytes
+    }
+
     /// Writes the associated data, the header and then what the context binds
     /// (`SealingContext.boundBytes`), into `buffer`, which holds exactly
     /// `associatedDataByteCount(…)` bytes.

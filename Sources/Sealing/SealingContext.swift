@@ -10,27 +10,15 @@ public struct SealingContext: Sendable, Hashable {
         let provider: String
         let clientID: String
         let kind: SealedKind
-        /// The associated data after the header: provider and client id, each with its
-        /// length as 64 bits big-endian, then `0xFF` and the kind unless it is a refresh
-        /// token.
+        /// The associated data after the header (`SealedTokenLayout.boundBytes`).
         let boundBytes: [UInt8]
 
         init(provider: String, clientID: String, kind: SealedKind) {
             self.provider = provider
             self.clientID = clientID
             self.kind = kind
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(16 + provider.utf8.count + clientID.utf8.count + 2)
-            for field in [provider, clientID] {
-                // 64 bits: no String can be long enough for the prefix to wrap and collide.
-                let count = UInt64(field.utf8.count)
-                for shift in stride(from: 56, through: 0, by: -8) {
-                    bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift)))
-                }
-                bytes.append(contentsOf: field.utf8)
-            }
-            if kind != .refreshToken { bytes += [0xFF, kind.rawValue] }
-            boundBytes = bytes
+            boundBytes = SealedTokenLayout.boundBytes(
+                provider: provider, clientID: clientID, kind: kind)
         }
     }
 

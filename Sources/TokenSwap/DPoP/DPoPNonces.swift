@@ -43,8 +43,7 @@ struct DPoPNonces: Sendable {
     /// `Base64URL` decodes nothing else, so the texts are equal exactly when the MACs are,
     /// and the presented nonce needs no decoding.
     func accepts(_ nonce: String, now: Int64) -> Bool {
-        var nonce = nonce
-        return nonce.withUTF8 { accepts($0, now: now) }
+        nonce.withUTF8Bytes { accepts($0, now: now) }
     }
 
     /// `accepts` of a nonce given as its bytes (a proof's claim, read in place).

@@ -234,8 +234,7 @@ struct DPoPProofChecker: Sendable {
 
     /// Whether `bytes` are `text`'s UTF-8, compared in place.
     static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 {
+        text.withUTF8Bytes {
             UnsafeRawBufferPointer(bytes).sameBytes(as: UnsafeRawBufferPointer($0))
         }
     }
@@ -249,8 +248,7 @@ struct DPoPProofChecker: Sendable {
     }
 
     static func characterCount(_ text: String) -> Int {
-        var text = text
-        return text.withUTF8 { characterCount($0) }
+        text.withUTF8Bytes { characterCount($0) }
     }
 
     /// A NumericDate (RFC 7519 §2) from a JSON number's text: whole seconds, a fraction

@@ -1,4 +1,5 @@
 import HTTPCore
+import Sealing
 import Synchronization
 
 #if canImport(Glibc)
@@ -126,16 +127,14 @@ struct DPoPRequestOrigin: Sendable {
 
     /// Whether two texts are the same bytes, compared in place.
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var (a, b) = (a, b)
-        return a.withUTF8 { a in
-            b.withUTF8 { UnsafeRawBufferPointer(a).sameBytes(as: UnsafeRawBufferPointer($0)) }
+        a.withUTF8Bytes { a in
+            b.withUTF8Bytes { UnsafeRawBufferPointer(a).sameBytes(as: UnsafeRawBufferPointer($0)) }
         }
     }
 
     /// Whether `value` holds a `,`, found by `memchr` in the string's own storage.
     private static func hasComma(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { utf8 in
+        value.withUTF8Bytes { utf8 in
             guard let start = utf8.baseAddress, !utf8.isEmpty else { return false }
             return memchr(start, Int32(UInt8(ascii: ",")), utf8.count) != nil
         }

@@ -1,3 +1,5 @@
+import Sealing
+
 /// The `htu` comparison of RFC 9449 §4.3 (CONTRACT §13): an absolute `http` or `https`
 /// URI without query and fragment, normalised per RFC 3986 §6.2.2 (case of scheme and
 /// host, upper-case percent-encodings, unreserved characters decoded, dot segments
@@ -43,8 +45,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// Whether `text` is exactly `description`, compared without building it: a client
     /// that sends the normal form (most do) matches as text.
     func isSpelled(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { isSpelled($0) }
+        text.withUTF8Bytes { isSpelled($0) }
     }
 
     /// `isSpelled` of a text given as its UTF-8.

@@ -151,8 +151,7 @@ public enum FormURLEncoding {
     /// Runs of unreserved bytes (all of a typical token) are copied whole; the rest is
     /// escaped byte by byte.
     private static func appendComponent(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
+        text.withUTF8Bytes { utf8 in
             var runStart = 0
             for (offset, byte) in utf8.enumerated() where !isUnreserved(byte) {
                 if runStart < offset {

@@ -94,25 +94,14 @@ struct KeptRing: Sendable {
     /// budget (or than an answer larger than the budget).
     func canGrow(for count: Int) -> Bool { capacity < max(byteBudget, count) }
 
-    /// Writes `answer` at the head as the newest record, held by the table's `slot`
-    /// (`assignSlot` when it is known only after); nil when there is no room (`hasRoom`)
-    /// or it is longer than a span can say.
-    mutating func append(_ answer: [UInt8], slot: Int32 = -1) -> Span? {
-        answer.withUnsafeBytes { answer in
-            append(count: answer.count, slot: slot) { target in
-                target.copyMemory(from: answer)
-                return true
-            }
-        }
-    }
-
     /// Writes an answer of `count` bytes at the head as the newest record, the bytes
     /// written by `write` where they are kept (a kept answer sealed in place: no copy of it
-    /// elsewhere); as `append(_:slot:)`, and nil too when `write` fails, which leaves no
-    /// record and the bytes zeroed.
-    mutating func append(
-        count: Int, slot: Int32 = -1, write: (UnsafeMutableRawBufferPointer) -> Bool
-    ) -> Span? {
+    /// elsewhere); its table slot follows (`assignSlot`). Nil when there is no room
+    /// (`hasRoom`), when `count` is longer than a span can say, or when `write` fails,
+    /// which leaves no record and the bytes zeroed.
+    mutating func append(count: Int, write: (UnsafeMutableRawBufferPointer) -> Bool)
+        -> Span?
+    {
         guard count <= UInt32.max, let start = start(for: count) else { return nil }
         let offset = physical(start)
         let written = storage.withUnsafeMutableBytes { buffer in
@@ -130,7 +119,7 @@ struct KeptRing: Sendable {
         nextSequence += 1
         if recordCount == records.count { growRecords() }
         records[(firstRecord + recordCount) & (records.count - 1)] = Record(
-            span: span, slot: slot, live: true)
+            span: span, slot: -1, live: true)
         recordCount += 1
         liveByteCount += count
         return span

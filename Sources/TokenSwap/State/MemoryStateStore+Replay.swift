@@ -155,9 +155,6 @@ extension MemoryStateStore {
                 write: seal)
             {
             case .kept(let previous, let span):
-                guard case .inFlight(_, let waiters)? = previous, !waiters.isEmpty else {
-                    return []
-                }
                 return Self.shared(table.answer(span), with: previous)
             case .notKept(let removed):
                 return Self.freed(key, removed, in: &table, now: now, evicted: &evicted)
@@ -168,11 +165,12 @@ extension MemoryStateStore {
     }
 
     /// The answers owed to the waiters of `entry` (a claim just settled) when `answer` is
-    /// what its call got: the same answer for each.
-    private static func shared(_ answer: [UInt8], with entry: ReplayEntry?) -> [(
-        waiter: ReplayWaiter, claim: RefreshClaim
-    )] {
+    /// what its call got: the same answer for each, read only when there are some.
+    private static func shared(_ answer: @autoclosure () -> [UInt8], with entry: ReplayEntry?)
+        -> [(waiter: ReplayWaiter, claim: RefreshClaim)]
+    {
         guard case .inFlight(_, let waiters)? = entry, !waiters.isEmpty else { return [] }
+        let answer = answer()
         return waiters.map { ($0.waiter, .kept(answer: answer, age: .zero)) }
     }
 
