@@ -26,6 +26,7 @@ public final class HTTPServer: Sendable {
     private let clientCounts: ClientConnectionCounts?
     /// The counts of listeners with a cap of their own.
     private let ownCounters = Mutex<[ConnectionCounter]>([])
+    private let drainQueued = Atomic<Bool>(false)
 
     package init(
         configuration: ServerConfiguration = ServerConfiguration(), router: Router,
@@ -177,6 +178,10 @@ public final class HTTPServer: Sendable {
         openConnections.current + ownCounters.withLock { $0.reduce(0) { $0 + $1.current } }
     }
 
+    /// True once `shutdown` has stopped the listeners and queued every loop's drain: a
+    /// loop busy in a handler begins draining when that handler returns.
+    package var isDraining: Bool { drainQueued.load(ordering: .acquiring) }
+
     /// A count for a listener with a cap of its own, included in `connectionCount`.
     private func ownCounter() -> ConnectionCounter {
         let counter = ConnectionCounter()
@@ -207,6 +212,7 @@ public final class HTTPServer: Sendable {
         }
         for listener in stopping { listener.stop() }
         for table in tables { table.loop.execute { table.beginDraining() } }
+        drainQueued.store(true, ordering: .releasing)
         let deadline = Deadline.after(seconds: drainDeadlineSeconds)
         while connectionCount > 0, !deadline.hasPassed() {
             try? await Task.sleep(for: .milliseconds(10))

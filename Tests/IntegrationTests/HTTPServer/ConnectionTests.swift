@@ -180,31 +180,34 @@ import Testing
 
     /// Handlers run on their connection's loop; one that awaits frees the loop.
     @Test func aSlowHandlerDoesNotStallOtherConnections() async throws {
-        try await TestServer.with({ $0.loopCount = 1 }) { _, port in
+        let hold = HandlerHold()
+        try await TestServer.with({ $0.loopCount = 1 }, router: hold.router) { _, port in
+            defer { hold.release() }  // a failing read must not leave the loop held
             let slow = try RawClient(port: port)
-            try await slow.send("GET /sleep?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await slow.send("GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await HandlerHold.until { hold.isHeld }
             let fast = try RawClient(port: port)
-            let started = Date()
             try await fast.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await fast.readResponse().statusCode == 200)
-            #expect(Date().timeIntervalSince(started) < 1.0)
-            #expect(try await slow.readResponse().bodyText == "slept 1500")
+            hold.release()
+            #expect(try await slow.readResponse().bodyText == "held awaiting")
         }
     }
 
     /// A handler that computes holds up only its own loop: connections are handed to the
     /// loops round-robin, so the next one lands on the other loop and is served.
     @Test func aComputingHandlerDoesNotStallConnectionsOfOtherLoops() async throws {
-        try await TestServer.with({ $0.loopCount = 2 }) { _, port in
+        let hold = HandlerHold()
+        try await TestServer.with({ $0.loopCount = 2 }, router: hold.router) { _, port in
+            defer { hold.release() }  // a failing read must not leave the loop held
             let busy = try RawClient(port: port)
-            try await busy.send("GET /spin?1500 HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(100))
+            try await busy.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await HandlerHold.until { hold.isHeld }
             let other = try RawClient(port: port)
-            let started = Date()
             try await other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await other.readResponse().statusCode == 200)
-            #expect(Date().timeIntervalSince(started) < 1.0)
-            #expect(try await busy.readResponse().bodyText == "spun")
+            hold.release()
+            #expect(try await busy.readResponse().bodyText == "held")
         }
     }
 

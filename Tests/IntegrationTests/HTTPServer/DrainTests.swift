@@ -13,23 +13,28 @@ import Testing
     @Test func aRequestSentButNotYetReadWhenTheDrainBeginsIsAnswered() async throws {
         var configuration = ServerConfiguration()
         configuration.loopCount = 1
-        let server = HTTPServer(configuration: configuration, router: TestServer.router())
+        let hold = HandlerHold()
+        let server = HTTPServer(
+            configuration: configuration, router: hold.router)
         let port = try server.start(host: "127.0.0.1", port: 0).port
 
-        // /spin computes on the only loop for 2 s (600 ms was outlasted by the two sleeps
-        // below on a loaded CI machine): nothing else runs there meanwhile,
-        // so the next connection is accepted (the listener has its own queue) and its
-        // request arrives, but the loop reads it only after the drain has begun.
+        // /hold keeps the only loop busy until the test lets it go, so nothing else runs
+        // there meanwhile: the next connection is accepted (the listener has its own
+        // queue) and its request arrives, but the loop reads it only after the drain has
+        // begun.
         let busy = try RawClient(port: port)
-        try await busy.send("GET /spin?2000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        try await busy.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await HandlerHold.until { hold.isHeld }
         let waiting = try RawClient(port: port)
         try await waiting.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        try await HandlerHold.until { server.connectionCount == 2 }
 
-        await server.shutdown(drainDeadlineSeconds: 5)
+        async let drained: Void = server.shutdown(drainDeadlineSeconds: 30)
+        try await HandlerHold.until { server.isDraining }
+        hold.release()
+        await drained
 
-        #expect(try await busy.readResponse().bodyText == "spun")
+        #expect(try await busy.readResponse().bodyText == "held")
         let answer = try await waiting.readResponse()
         #expect(answer.statusCode == 200)
         #expect(answer.bodyText == "hello")
