@@ -8,26 +8,35 @@ import Testing
     @Test func shutdownFinishesInFlightRequestsClosesIdleOnesAndStopsAccepting() async throws {
         var configuration = ServerConfiguration()
         configuration.loopCount = 2
-        let server = HTTPServer(configuration: configuration, router: TestServer.router())
+        let hold = HandlerHold()
+        defer { hold.release() }  // a failure must not leave the handler held
+        let server = HTTPServer(configuration: configuration, router: hold.router)
         let port = try server.start(host: "127.0.0.1", port: 0).port
 
         let idle = try RawClient(port: port)
         try await idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await idle.readResponse().statusCode == 200)
 
+        // In flight until released, however slow the machine (a fixed 500 ms handler
+        // could end before the drain began, and answer as an ordinary request).
         let busy = try RawClient(port: port)
-        try await busy.send("GET /sleep?500 HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        try await busy.send("GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await HandlerHold.until { hold.isHeld }
 
-        let started = Date()
-        await server.shutdown(drainDeadlineSeconds: 5)
-        let took = Date().timeIntervalSince(started)
-
+        let shutdown = Task {
+            await server.shutdown(drainDeadlineSeconds: 30)
+            return ContinuousClock.now
+        }
+        try await HandlerHold.until { server.isDraining }
         #expect(try await idle.readsEOF())
+        let released = ContinuousClock.now
+        hold.release()
+        // The drain waited for the request in flight.
+        #expect(await shutdown.value >= released)
+
         let response = try await busy.readResponse()
-        #expect(response.bodyText == "slept 500")
+        #expect(response.bodyText == "held awaiting")
         #expect(response.header("Connection") == "close")
-        #expect(took >= 0.3 && took < 3)
         #expect(server.connectionCount == 0)
         #expect(throws: RawClient.Failure.self) { try RawClient(port: port) }
     }
@@ -35,12 +44,15 @@ import Testing
     @Test func theDrainDeadlineClosesWhatIsLeft() async throws {
         let server = HTTPServer(router: TestServer.router())
         let port = try server.start(host: "127.0.0.1", port: 0).port
+        // A handler that outlasts any stall of the machine by far: the deadline, not its
+        // end, closes the connection.
         let stuck = try RawClient(port: port)
-        try await stuck.send("GET /sleep?5000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
+        try await stuck.send("GET /sleep?120000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await HandlerHold.until { server.connectionCount == 1 }
         let started = Date()
         await server.shutdown(drainDeadlineSeconds: 0.3)
-        #expect(Date().timeIntervalSince(started) < 2)
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 0.3 && took < 60)
         #expect(try await stuck.readsEOF())
     }
 
