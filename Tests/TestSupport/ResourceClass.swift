@@ -6,8 +6,8 @@ import Testing
 /// integration suites that measure deadlines on real sockets, and those fail for no fault
 /// of the code. Suites of one class run in parallel as before; suites of different
 /// classes never overlap (whichever class comes first runs, then the next: a class
-/// already waiting is not overtaken), and a `.deadlines` suite runs alone. Unit suites are
-/// pure and declare nothing.
+/// already waiting is not overtaken), and a `.deadlines` suite runs alone, its tasks on
+/// threads of their own (`DeadlineExecutor`). Unit suites are pure and declare nothing.
 public struct ResourceClass: SuiteTrait, TestScoping {
     public enum Kind: Sendable, Equatable {
         /// Real sockets and real deadlines, in this process (IntegrationTests).
@@ -33,7 +33,14 @@ public struct ResourceClass: SuiteTrait, TestScoping {
     ) async throws {
         await ResourceGate.shared.enter(kind)
         do {
-            try await function()
+            if kind == .deadlines {
+                // Its tests run on threads the rest of the process cannot hold up.
+                try await withTaskExecutorPreference(DeadlineExecutor.shared) {
+                    try await function()
+                }
+            } else {
+                try await function()
+            }
         } catch {
             await ResourceGate.shared.leave()
             throw error

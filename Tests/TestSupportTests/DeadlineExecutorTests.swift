@@ -1,0 +1,29 @@
+import Testing
+
+@testable import TestSupport
+
+/// A `.deadlines` suite's tests, and what they await, run on the executor's own threads
+/// (`DeadlineExecutor`), not the cooperative pool that other suites can hold.
+@Suite(.resourceClass(.deadlines)) struct DeadlineExecutorTests {
+    @Test func aDeadlineSuitesTestRunsOnItsOwnThreadsAcrossSleepsAndChildTasks() async throws {
+        #expect(Self.onDeadlineThread)
+        try await Task.sleep(for: .milliseconds(5))
+        #expect(Self.onDeadlineThread)
+        async let child = Self.onDeadlineThread
+        #expect(await child)
+        let inGroup = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 { group.addTask { Self.onDeadlineThread } }
+            return await group.reduce(true) { $0 && $1 }
+        }
+        #expect(inGroup)
+    }
+
+    private static var onDeadlineThread: Bool { DeadlineExecutor.shared.isCurrent }
+}
+
+/// A unit suite (no class) runs where Swift puts it: the cooperative pool.
+@Suite struct UnclassedSuiteExecutorTests {
+    @Test func aUnitSuitesTestRunsOnThePool() {
+        #expect(!DeadlineExecutor.shared.isCurrent)
+    }
+}
