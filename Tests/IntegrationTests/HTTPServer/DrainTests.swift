@@ -14,8 +14,8 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.loopCount = 1
         let hold = HandlerHold()
-        let server = HTTPServer(
-            configuration: configuration, router: hold.router)
+        defer { hold.release() }  // a failure must not leave the loop held
+        let server = HTTPServer(configuration: configuration, router: hold.router)
         let port = try server.start(host: "127.0.0.1", port: 0).port
 
         // /hold keeps the only loop busy until the test lets it go, so nothing else runs
