@@ -132,10 +132,10 @@ import Testing
         let down = try await OperationsTests.scrape(a.port)
         #expect(down.contains("\ntokenswap_state_store_up 0.0"))
         try await redis.restart()
-        try await Self.waitUntil {
+        try await pollUntil(every: .milliseconds(100), within: .seconds(10)) {
             try await OperationsTests.scrape(a.port).contains("\ntokenswap_state_store_up 1.0")
         }
-        try await Self.waitUntil {
+        try await pollUntil(every: .milliseconds(100), within: .seconds(10)) {
             try await OperationsTests.scrape(b.port).contains("\ntokenswap_state_store_up 1.0")
         }
         // Shared again: a fresh client's burst counts over both copies.
@@ -168,7 +168,7 @@ import Testing
             #expect(refused.string("error") == "temporarily_unavailable")
             #expect(refused.header("Retry-After") == "1")
         }
-        try await Self.waitUntil {
+        try await pollUntil(every: .milliseconds(100), within: .seconds(10)) {
             try await Exchange.request("GET", "/readyz", port: b.port).status == 503
         }
         let notReady = try await Exchange.request("GET", "/readyz", port: a.port)
@@ -179,7 +179,7 @@ import Testing
             try await a.stub.received().filter { $0.form["grant_type"] == "refresh_token" }.isEmpty)
         try await redis.restart()
         for port in [a.port, b.port] {
-            try await Self.waitUntil {
+            try await pollUntil(every: .milliseconds(100), within: .seconds(10)) {
                 try await Exchange.request("GET", "/readyz", port: port).status == 200
             }
         }
@@ -267,14 +267,5 @@ import Testing
 
     static func count(_ needle: String, in text: String) -> Int {
         text.components(separatedBy: needle).count - 1
-    }
-
-    /// Polls `condition` every 100 ms for up to 10 s.
-    static func waitUntil(_ condition: () async throws -> Bool) async throws {
-        for _ in 0..<100 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw EndToEndFailure("condition not met within 10 s")
     }
 }

@@ -18,9 +18,8 @@ final class DeadlineExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = DeadlineExecutor(threadCount: 4)
 
     private let condition = NSCondition()
-    /// Jobs waiting, the first at `first`.
+    /// Jobs waiting, oldest first (a few at most: one suite's tasks).
     private var jobs: [UnownedJob] = []
-    private var first = 0
     /// The executor's threads, as `pthread_self` names them.
     private let threads = Mutex<Set<UInt>>([])
 
@@ -44,13 +43,8 @@ final class DeadlineExecutor: TaskExecutor, @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while first == jobs.count { condition.wait() }
-            let job = jobs[first]
-            first += 1
-            if first == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                first = 0
-            }
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }

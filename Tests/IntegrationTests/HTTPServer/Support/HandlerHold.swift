@@ -2,7 +2,6 @@ import Foundation
 import HTTPCore
 import HTTPServer
 import Synchronization
-import Testing
 
 /// Handlers that stay busy until the test lets them go, so a test orders events by what
 /// it sees instead of by how long a fixed delay lasts (a CI machine once stalled a whole
@@ -36,16 +35,4 @@ final class HandlerHold: Sendable {
 
     /// The test server's routes and these.
     var router: Router { Router(TestServer.routes + routes) }
-
-    /// Waits (up to 30 s) for `condition`, looking every millisecond.
-    static func until(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the condition never held")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
 }
