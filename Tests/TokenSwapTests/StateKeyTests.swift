@@ -36,6 +36,27 @@ import Testing
                 == SHA256.digest(Array("j\0spotify\0".utf8) + bytes))
     }
 
+    /// A value given as bytes to write in hex (a family id, CONTRACT §14) has the key of
+    /// its lowercase hex text, as revoked families and generations were keyed before: a
+    /// shared store keeps finding them. Random bytes at every length up to 40, and every byte value.
+    @Test func bytesGivenForHexHaveTheKeyOfTheirHexText() throws {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...40 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            for namespace in [StateNamespace.revokedFamily, .familyGeneration] {
+                let key = StateKey(namespace, scope: "spotify", hexOf: bytes)
+                #expect(key == StateKey(namespace, scope: "spotify", value: Hex.encode(bytes)))
+            }
+        }
+        let all = (0...255).map { UInt8($0) }
+        #expect(
+            StateKey(.revokedFamily, scope: "p", hexOf: all)
+                == StateKey(.revokedFamily, scope: "p", value: Hex.encode(all)))
+        #expect(
+            StateKey(.revokedFamily, scope: "p", hexOf: [0xAB])
+                != StateKey(.revokedFamily, scope: "p", value: "AB"))
+    }
+
     /// A sealed token's key by its identity: SHA-256 of `ns | 0 | scope | 0 | 0xFF |
     /// identity`, which no text value's key can equal (UTF-8 never holds 0xFF).
     @Test func aSealedTokensKeyIsTheDigestOfItsIdentity() throws {

@@ -58,14 +58,15 @@ extension GrantEndpoints {
     }
 
     /// Where the revocation of a grant is recorded: its family id (as hex, digested by
-    /// `StateKey`), or, for a token sealed before families existed, the token as sent (it
+    /// `StateKey(hexOf:)`, the key of the hex text, as shared stores have held it since
+    /// families began), or, for a token sealed before families existed, the token as sent (it
     /// has nothing else that names its grant; the tokens refreshed from it carry families
     /// of their own). Nil only when OpenSSL cannot digest.
     func revocationKey(_ grant: SealedGrant?, sealed: String, provider: Provider) -> StateKey? {
         guard let grant else {
             return StateKey(.revokedFamily, scope: provider.name, value: "token:" + sealed)
         }
-        return StateKey(.revokedFamily, scope: provider.name, value: Hex.encode(grant.familyID))
+        return StateKey(.revokedFamily, scope: provider.name, hexOf: grant.familyID)
     }
 
     /// A state store failure as the request's answer: only a store that must not be
@@ -124,7 +125,7 @@ extension GrantEndpoints {
     }
 
     func generationKey(_ grant: SealedGrant, provider: Provider) -> StateKey? {
-        StateKey(.familyGeneration, scope: provider.name, value: Hex.encode(grant.familyID))
+        StateKey(.familyGeneration, scope: provider.name, hexOf: grant.familyID)
     }
 
     /// The family of a reused token is revoked (in the store, and at the provider where its

@@ -211,6 +211,22 @@ package struct StateKey: Hashable, Sendable, CustomStringConvertible {
         self.words = digested
     }
 
+    /// The key for the lowercase hex text of `bytes` (`Hex.encode`), the digits written
+    /// where they are digested: the key of that text, without the text (a family id's on
+    /// every refresh, CONTRACT §14).
+    package init?(_ namespace: StateNamespace, scope: String = "", hexOf bytes: [UInt8]) {
+        let digested = Self.digest(namespace, scope: scope, valueCount: 2 * bytes.count) {
+            buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = Hex.digit(byte >> 4)
+                buffer[2 * index + 1] = Hex.digit(byte)
+            }
+        }
+        guard let digested else { return nil }
+        self.namespace = namespace
+        self.words = digested
+    }
+
     /// The key for a token this service sealed and has just opened, named by the parts its
     /// tag authenticated (`SealIdentity`) rather than by its whole text: as unique (a GCM
     /// tag under one of our keys cannot be forged and no two seals share a nonce), and a
