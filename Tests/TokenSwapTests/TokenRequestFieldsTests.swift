@@ -70,6 +70,23 @@ import Testing
         }
     }
 
+    /// Fields compare as a set: the same names with the same values, whatever their order
+    /// in the body or the body's type; a missing, extra or different field is unequal.
+    @Test func fieldsAreEqualWhenTheirNamesAndValuesAre() throws {
+        let form = "application/x-www-form-urlencoded"
+        let decoded = try TokenRequestFields.decode(
+            Self.request(form, "code=c&redirect_uri=r&client_id=ignored"))
+        #expect(decoded == TokenRequestFields(["redirect_uri": "r", "code": "c"]))
+        #expect(
+            decoded
+                == (try TokenRequestFields.decode(
+                    Self.request("application/json", #"{"redirect_uri":"r","code":"c"}"#))))
+        #expect(decoded != TokenRequestFields(["code": "c"]))
+        #expect(decoded != TokenRequestFields(["code": "c", "redirect_uri": "x"]))
+        #expect(decoded != TokenRequestFields(["code": "c", "redirect_uri": "r", "scope": "s"]))
+        #expect(TokenRequestFields([:]) == (try TokenRequestFields.decode(Self.request(nil, ""))))
+    }
+
     @Test func duplicatesOfUnknownFieldsAreIgnored() throws {
         let fields = try TokenRequestFields.decode(
             Self.request("application/x-www-form-urlencoded", "client_id=a&client_id=b&code=c"))

@@ -26,16 +26,34 @@ public struct TokenRequestFields: Sendable, Equatable {
     /// is not needed (what opens as a sealed refresh token is one).
     public static let lifecycleNames: Set<String> = ["token", "token_type_hint"]
 
-    private let values: [String: String]
+    /// The fields read, each name once. A request carries a handful, so a scan finds one
+    /// for less than hashing its name would cost, and no dictionary is made per request.
+    private let fields: [Field]
+
+    private struct Field: Sendable, Equatable {
+        let name: String
+        let value: String
+    }
 
     public init(_ values: [String: String]) {
-        self.values = values
+        fields = values.map { Field(name: $0.key, value: $0.value) }
+    }
+
+    private init(fields: [Field]) {
+        self.fields = fields
     }
 
     /// The field's value, or nil when absent, empty or `(null)`.
     public subscript(name: String) -> String? {
-        guard let value = values[name], !value.isEmpty, value != "(null)" else { return nil }
+        guard let value = fields.first(where: { $0.name == name })?.value, !value.isEmpty,
+            value != "(null)"
+        else { return nil }
         return value
+    }
+
+    /// The same fields with the same values, in any order (each name is there once).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields.count == rhs.fields.count && lhs.fields.allSatisfy { rhs.fields.contains($0) }
     }
 }
 
@@ -90,13 +108,14 @@ extension TokenRequestFields {
         } catch {
             throw .invalidRequest("malformed form body")
         }
-        var values: [String: String] = [:]
+        var fields: [Field] = []
         for (name, value) in pairs where names.contains(name) {
-            guard values.updateValue(value, forKey: name) == nil else {
+            guard !fields.contains(where: { $0.name == name }) else {
                 throw .invalidRequest("\(name) appears more than once")
             }
+            fields.append(Field(name: name, value: value))
         }
-        return TokenRequestFields(values)
+        return TokenRequestFields(fields: fields)
     }
 
     static func decodeJSON(_ body: [UInt8], reading names: Set<String> = knownNames)
@@ -113,14 +132,15 @@ extension TokenRequestFields {
         guard case .object(let members) = parsed else {
             throw .invalidRequest("JSON body must be an object")
         }
-        var values: [String: String] = [:]
+        // The parser refused any duplicate member, so each name comes once.
+        var fields: [Field] = []
         for member in members where names.contains(member.name) {
             switch member.value {
-            case .string(let text): values[member.name] = text
+            case .string(let text): fields.append(Field(name: member.name, value: text))
             case .null: continue  // a JSON null is as missing as the `(null)` string
             default: throw .invalidRequest("\(member.name) must be a string")
             }
         }
-        return TokenRequestFields(values)
+        return TokenRequestFields(fields: fields)
     }
 }
