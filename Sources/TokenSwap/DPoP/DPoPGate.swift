@@ -240,7 +240,7 @@ package struct DPoPSettings: Sendable, Equatable {
     package static let maxAgeSecondsRange = SettingRange(1...600, expected: "seconds from 1 to 600")
 
     /// Each provider's mode by name; a provider not listed is `DPoPMode.default`.
-    package let modes: [String: DPoPMode]
+    package let modes: PerProvider<DPoPMode>
     package let maxAgeSeconds: Int
     /// `TOKENSWAP_DPOP_NONCE=on` (the default): proofs must carry a nonce tokenswap issued.
     package let noncesRequired: Bool
@@ -249,13 +249,13 @@ package struct DPoPSettings: Sendable, Equatable {
         modes: [String: DPoPMode] = [:], maxAgeSeconds: Int = Self.defaultMaxAgeSeconds,
         noncesRequired: Bool = true
     ) {
-        self.modes = modes
+        self.modes = PerProvider(modes, default: .default)
         self.maxAgeSeconds = maxAgeSeconds
         self.noncesRequired = noncesRequired
     }
 
     package func mode(for provider: String) -> DPoPMode {
-        modes[provider] ?? .default
+        modes[provider]
     }
 
     /// Reads the settings for `providers` (their names) from `source`.

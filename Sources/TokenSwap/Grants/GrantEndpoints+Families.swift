@@ -26,7 +26,13 @@ extension GrantEndpoints {
     /// and the active key sealed the token: it has no family yet, or reuse detection needs
     /// the next generation in it (CONTRACT §2: "when §13–§14 need a new seal").
     func needsNewSeal(_ opened: OpenedToken, provider: Provider) -> Bool {
-        opened.grant == nil || families.policy(for: provider.name).reuseDetection
+        opened.grant == nil || detectsReuse(at: provider)
+    }
+
+    /// Whether `provider` has reuse detection on (`TOKENSWAP_<NAME>_REUSE_DETECTION`):
+    /// only then is a family's generation read and written.
+    func detectsReuse(at provider: Provider) -> Bool {
+        families.policy(for: provider.name).reuseDetection
     }
 
     // MARK: Refusing ended grants (before the replay claim)
@@ -87,7 +93,7 @@ extension GrantEndpoints {
         _ opened: OpenedToken, raw: String, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        guard families.policy(for: provider.name).reuseDetection, let grant = opened.grant else {
+        guard detectsReuse(at: provider), let grant = opened.grant else {
             return next()
         }
         guard let key = generationKey(grant, provider: provider) else {
@@ -114,7 +120,7 @@ extension GrantEndpoints {
     func recordGeneration(
         _ grant: SealedGrant?, provider: Provider, done: @escaping @Sendable () -> Void
     ) {
-        guard families.policy(for: provider.name).reuseDetection, let grant,
+        guard detectsReuse(at: provider), let grant,
             let key = generationKey(grant, provider: provider)
         else { return done() }
         // A failure leaves the older newest: reuse of this generation's parent is then
@@ -244,18 +250,18 @@ package struct GrantFamilySettings: Sendable, Equatable {
         1...315_360_000, expected: "seconds, 0 (unknown) or 1 to 315360000", alsoAllowed: 0)
 
     /// Each provider's policy by name; a provider not listed has `GrantFamilyPolicy()`.
-    package let policies: [String: GrantFamilyPolicy]
+    package let policies: PerProvider<GrantFamilyPolicy>
     package let retentionDays: Int
 
     package init(
         policies: [String: GrantFamilyPolicy] = [:], retentionDays: Int = Self.defaultRetentionDays
     ) {
-        self.policies = policies
+        self.policies = PerProvider(policies, default: GrantFamilyPolicy())
         self.retentionDays = retentionDays
     }
 
     package func policy(for provider: String) -> GrantFamilyPolicy {
-        policies[provider] ?? GrantFamilyPolicy()
+        policies[provider]
     }
 
     /// Now in Unix seconds, from the system's real-time clock.
