@@ -109,4 +109,46 @@ import Testing
             return
         }
     }
+
+    /// A `null` refresh token is no refresh token: the member is dropped, the rest kept in
+    /// order.
+    @Test func aNullRefreshTokenIsDropped() throws {
+        let parsed = try ProviderTokenResponse.interpret(
+            Self.answer(200, #"{"access_token":"a","refresh_token":null,"expires_in":"60"}"#))
+        #expect(parsed.members.map(\.name) == ["access_token", "expires_in"])
+        #expect(parsed.members.last?.value == .number("60"))
+        #expect(parsed.refreshToken == nil)
+    }
+
+    /// The answer (`GrantEndpoints.success`): the provider's members in order, its
+    /// `refresh_token` replaced in place by the sealed one, or removed when none goes back,
+    /// or the sealed one added at the end when the provider sent none.
+    @Test(
+        arguments: [
+            (
+                #"{"access_token":"a","refresh_token":"raw","scope":"s"}"#, "sealed",
+                #"{"access_token":"a","refresh_token":"sealed","scope":"s"}"#
+            ),
+            (
+                #"{"refresh_token":"raw","access_token":"a"}"#, "sealed",
+                #"{"refresh_token":"sealed","access_token":"a"}"#
+            ),
+            (
+                #"{"access_token":"a","scope":"s"}"#, "sealed",
+                #"{"access_token":"a","scope":"s","refresh_token":"sealed"}"#
+            ),
+            (
+                #"{"access_token":"a","refresh_token":"raw","scope":"s"}"#, nil,
+                #"{"access_token":"a","scope":"s"}"#
+            ),
+            (#"{"access_token":"a"}"#, nil, #"{"access_token":"a"}"#),
+        ] as [(String, String?, String)])
+    func theAnswerPutsTheSealedTokenWhereTheProvidersWas(
+        body: String, sealed: String?, expected: String
+    ) throws {
+        let parsed = try ProviderTokenResponse.interpret(Self.answer(200, body))
+        let answer = GrantEndpoints.success(parsed, refreshToken: sealed)
+        #expect(String(decoding: answer.body, as: UTF8.self) == expected)
+        #expect(answer.status.code == 200)
+    }
 }

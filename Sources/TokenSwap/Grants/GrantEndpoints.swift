@@ -78,14 +78,24 @@ public final class GrantEndpoints: Sendable {
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
     /// (replacing the raw one in place, or appended), or removed when nil.
     static func success(_ response: ProviderTokenResponse, refreshToken: String?) -> HTTPResponse {
-        var members = response.members.filter { $0.name != "refresh_token" }
-        if let refreshToken {
-            let member = JSONValue.Member("refresh_token", .string(refreshToken))
-            if let index = response.members.firstIndex(where: { $0.name == "refresh_token" }) {
-                members.insert(member, at: index)
-            } else {
+        // The provider's members in their order, `refresh_token` (at most one: the parser
+        // refuses a repeated member) replaced in its place by `refreshToken`, or removed;
+        // added at the end when the provider sent none. One array, made at its size.
+        var members: [JSONValue.Member] = []
+        members.reserveCapacity(response.members.count + 1)
+        var placed = false
+        for member in response.members {
+            guard member.name == "refresh_token" else {
                 members.append(member)
+                continue
             }
+            if let refreshToken, !placed {
+                members.append(JSONValue.Member("refresh_token", .string(refreshToken)))
+                placed = true
+            }
+        }
+        if let refreshToken, !placed {
+            members.append(JSONValue.Member("refresh_token", .string(refreshToken)))
         }
         return HTTPResponse(
             status: .ok, headers: TokenResponseHeaders.base,

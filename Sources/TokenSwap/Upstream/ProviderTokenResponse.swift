@@ -58,17 +58,18 @@ package struct ProviderTokenResponse: Sendable, Equatable {
     static func parseSuccess(_ parsed: JSONValue?) throws(GrantError)
         -> ProviderTokenResponse
     {
-        guard let parsed, case .object(var members) = parsed else {
+        guard let parsed, case .object(let received) = parsed else {
             throw .upstreamError(reason: "token response is not a JSON object")
         }
         guard case .string(let accessToken)? = parsed["access_token"], !accessToken.isEmpty else {
             throw .upstreamError(reason: "token response has no access_token")
         }
-        if let index = members.firstIndex(where: { $0.name == "expires_in" }) {
-            guard let seconds = normalisedExpiresIn(members[index].value) else {
+        var expiresIn: JSONValue?
+        if let value = received.first(where: { $0.name == "expires_in" })?.value {
+            guard let seconds = normalisedExpiresIn(value) else {
                 throw .upstreamError(reason: "token response has an invalid expires_in")
             }
-            members[index].value = .number(String(seconds))
+            expiresIn = .number(String(seconds))
         }
         var refreshToken: String?
         switch parsed["refresh_token"] {
@@ -76,7 +77,21 @@ package struct ProviderTokenResponse: Sendable, Equatable {
         case .string(let token)? where !token.isEmpty: refreshToken = token
         default: throw .upstreamError(reason: "token response has an invalid refresh_token")
         }
-        members.removeAll { $0.name == "refresh_token" && refreshToken == nil }
+        // One new array, the size it ends at and one more (the answer adds a member at
+        // most): `received` is still the parsed value's, so changing it in place would
+        // copy it first.
+        var members: [JSONValue.Member] = []
+        members.reserveCapacity(received.count + 1)
+        for member in received {
+            switch member.name {
+            case "expires_in":
+                members.append(JSONValue.Member(member.name, expiresIn ?? member.value))
+            case "refresh_token" where refreshToken == nil:
+                continue
+            default:
+                members.append(member)
+            }
+        }
         return ProviderTokenResponse(members: members, refreshToken: refreshToken)
     }
 
