@@ -46,24 +46,22 @@ extension GrantEndpoints {
         inspection: DPoPInspection?, completion: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
         let finish = Self.answering(provider: provider, grant: "refresh_token", completion)
-        let sealed: String
-        let opened: OpenedToken
-        let legacyFormat: LegacyFormat?
-        let raw: String
-        let binding: [UInt8]?
+        let attempt: RefreshAttempt
         do throws(GrantError) {
-            guard let value = fields["refresh_token"] else {
+            guard let sealed = fields["refresh_token"] else {
                 throw .invalidRequest("refresh_token is missing")
             }
-            sealed = value
-            (opened, legacyFormat) = try openRefreshToken(sealed, for: provider, from: request)
-            guard let text = opened.plaintextString else {
+            let (opened, legacyFormat) = try openRefreshToken(sealed, for: provider, from: request)
+            guard let raw = opened.plaintextString else {
                 metrics.sealingFailed(.open, reason: "not_utf8")
                 throw .unopenableToken
             }
-            raw = text
-            binding = try dpopBinding(
+            let binding = try dpopBinding(
                 inspection, bound: opened.grant?.thumbprint, provider: provider)
+            attempt = RefreshAttempt(
+                endpoints: self, provider: provider, request: request, sealed: sealed,
+                opened: opened, raw: raw, legacyFormat: legacyFormat, binding: binding,
+                finish: finish)
         } catch {
             return finish(.failure(error))
         }
@@ -71,89 +69,8 @@ extension GrantEndpoints {
         // come before the replay: a grant that has ended (CONTRACT §14) is refused even
         // inside the window.
         checkGrant(
-            opened, sealed: sealed, provider: provider,
-            failed: { error in
-                // A legacy token's failures are all one answer, byte for byte (CONTRACT §9).
-                finish(.failure(legacyFormat == nil ? error : .unopenableToken))
-            }
-        ) { [self] in
-            replaying(
-                replayKey(sealed, opened: opened.sealIdentity, provider: provider),
-                provider: provider,
-                call: { [self] done in
-                    // Reuse is judged only when the window has no answer for the token: a
-                    // repeat inside it is a retry (CONTRACT §14).
-                    checkGeneration(
-                        opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
-                    ) { [self] in
-                        callRefresh(
-                            raw, sealed: sealed, opened: opened, binding: binding,
-                            legacyFormat: legacyFormat, provider: provider, request: request,
-                            completion: done)
-                    }
-                },
-                replayed: { [self] result in
-                    // A replayed answer to a legacy token settles the allowance its open
-                    // took as the first refresh did (`settledLegacyRefresh`): kept after a
-                    // refusal, given back after anything else.
-                    guard legacyFormat != nil else { return }
-                    if case .failure(let error) = result, error.status.code == 400 { return }
-                    legacyFailureLimit?.giveBack(for: request)
-                }, completion: finish)
-        }
-    }
-
-    /// The provider call of a refresh whose token opened as `raw`, and the answer sealed:
-    /// the provider's rotated token, or else the client's own, as the next generation of
-    /// its family (a new family for a token without one, CONTRACT §14) bound to `binding`
-    /// (§13). The same text goes back only when nothing it seals would change: the active
-    /// key, the current layout, the same binding, and no generation to count (§2).
-    private func callRefresh(
-        _ raw: String, sealed: String, opened: OpenedToken, binding: [UInt8]?,
-        legacyFormat: LegacyFormat?, provider: Provider, request: HTTPRequest,
-        completion finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-    ) {
-        let unchanged =
-            opened.sealedWithActiveKey && !needsNewSeal(opened, provider: provider)
-            && opened.grant?.thumbprint == binding
-        let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
-        if legacyFormat == nil {
-            interpret = { (answer) throws(GrantError) in
-                try provider.dialect.interpretToken(answer)
-            }
-        } else {
-            interpret = { (answer) throws(GrantError) in
-                try Self.interpretLegacyRefresh(answer, provider: provider)
-            }
-        }
-        exchange(.refreshToken(raw), with: provider, interpret: interpret) { [self] exchanged in
-            let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
-                let tokens = try exchanged.get()
-                let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
-                if rotated == nil, unchanged {
-                    let response = Self.success(
-                        withLifetime(tokens, grant: opened.grant, provider: provider),
-                        refreshToken: sealed)
-                    return (response, opened.grant)
-                }
-                let grant = try refreshedGrant(opened, thumbprint: binding)
-                let answer = try seal(rotated ?? raw, for: provider, grant: grant)
-                let response = Self.success(
-                    withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
-                return (response, grant)
-            }
-            let answered = result.map(\.0)
-            let settled =
-                if let legacyFormat {
-                    settledLegacyRefresh(
-                        answered, format: legacyFormat, provider: provider, request: request)
-                } else {
-                    answered
-                }
-            // The answer's generation is the family's newest before the client has it.
-            guard case .success((_, let grant?)) = result else { return finish(settled) }
-            recordGeneration(grant, provider: provider) { finish(settled) }
-        }
+            attempt.opened, sealed: attempt.sealed, provider: provider,
+            failed: { attempt.refused($0) }, next: { attempt.replay() })
     }
 
     /// A refresh request's token: natively, else by the provider's legacy decoders
@@ -170,5 +87,138 @@ extension GrantEndpoints {
         }
         let (opened, format) = try openLegacyRefreshToken(sealed, for: provider, from: request)
         return (opened, format)
+    }
+}
+
+/// One refresh on its way through the replay window and the provider call
+/// (`GrantEndpoints.refresh`): what its token opened as and what every step reads, in one
+/// object. Each step's callback then holds this one reference, where a closure per step
+/// copied (and retained) the token, the request and the rest into a context of its own
+/// (BENCHMARKS.md, session 13).
+private final class RefreshAttempt: Sendable {
+    let endpoints: GrantEndpoints
+    let provider: Provider
+    /// Read for the client's address (the legacy failure limit), not for its body.
+    let request: HTTPRequest
+    let sealed: String
+    let opened: OpenedToken
+    /// The provider's refresh token, as the sealed one opened.
+    let raw: String
+    /// The legacy format that opened it (CONTRACT §9); nil: the key ring did.
+    let legacyFormat: LegacyFormat?
+    /// The thumbprint the answer is bound to (CONTRACT §13).
+    let binding: [UInt8]?
+    let finish: @Sendable (Result<HTTPResponse, GrantError>) -> Void
+
+    init(
+        endpoints: GrantEndpoints, provider: Provider, request: HTTPRequest, sealed: String,
+        opened: OpenedToken, raw: String, legacyFormat: LegacyFormat?, binding: [UInt8]?,
+        finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        self.endpoints = endpoints
+        self.provider = provider
+        self.request = request
+        self.sealed = sealed
+        self.opened = opened
+        self.raw = raw
+        self.legacyFormat = legacyFormat
+        self.binding = binding
+        self.finish = finish
+    }
+
+    /// A refusal before the replay window: a legacy token's failures are all one answer,
+    /// byte for byte (CONTRACT §9).
+    func refused(_ error: GrantError) {
+        finish(.failure(legacyFormat == nil ? error : .unopenableToken))
+    }
+
+    /// The kept answer, the answer of the call in flight, or the provider call
+    /// (CONTRACT §12).
+    func replay() {
+        endpoints.replaying(
+            endpoints.replayKey(sealed, opened: opened.sealIdentity, provider: provider),
+            provider: provider, call: { done in self.call(done) },
+            replayed: { self.replayed($0) }, completion: finish)
+    }
+
+    /// A replayed answer to a legacy token settles the allowance its open took as the
+    /// first refresh did (`settledLegacyRefresh`): kept after a refusal, given back after
+    /// anything else.
+    private func replayed(_ result: Result<HTTPResponse, GrantError>) {
+        guard legacyFormat != nil else { return }
+        if case .failure(let error) = result, error.status.code == 400 { return }
+        endpoints.legacyFailureLimit?.giveBack(for: request)
+    }
+
+    /// What the window calls when it has no answer for the token. Reuse is judged only
+    /// then: a repeat inside the window is a retry (CONTRACT §14).
+    private func call(_ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void) {
+        guard endpoints.detectsReuse(at: provider) else { return callProvider(done) }
+        endpoints.checkGeneration(
+            opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
+        ) { self.callProvider(done) }
+    }
+
+    /// The provider call, and the answer sealed: the provider's rotated token, or else the
+    /// client's own, as the next generation of its family (a new family for a token without
+    /// one, CONTRACT §14) bound to `binding` (§13). The same text goes back only when
+    /// nothing it seals would change: the active key, the current layout, the same binding,
+    /// and no generation to count (§2).
+    private func callProvider(
+        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        let provider = provider
+        let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
+        if legacyFormat == nil {
+            interpret = { (answer) throws(GrantError) in
+                try provider.dialect.interpretToken(answer)
+            }
+        } else {
+            interpret = { (answer) throws(GrantError) in
+                try GrantEndpoints.interpretLegacyRefresh(answer, provider: provider)
+            }
+        }
+        endpoints.exchange(.refreshToken(raw), with: provider, interpret: interpret) {
+            exchanged in
+            self.answer(exchanged, done)
+        }
+    }
+
+    /// The answer to the client, from what the provider answered.
+    private func answer(
+        _ exchanged: Result<ProviderTokenResponse, GrantError>,
+        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        let unchanged =
+            opened.sealedWithActiveKey && !endpoints.needsNewSeal(opened, provider: provider)
+            && opened.grant?.thumbprint == binding
+        let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
+            let tokens = try exchanged.get()
+            let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
+            if rotated == nil, unchanged {
+                let response = GrantEndpoints.success(
+                    endpoints.withLifetime(tokens, grant: opened.grant, provider: provider),
+                    refreshToken: sealed)
+                return (response, opened.grant)
+            }
+            let grant = try endpoints.refreshedGrant(opened, thumbprint: binding)
+            let answer = try endpoints.seal(rotated ?? raw, for: provider, grant: grant)
+            let response = GrantEndpoints.success(
+                endpoints.withLifetime(tokens, grant: grant, provider: provider),
+                refreshToken: answer)
+            return (response, grant)
+        }
+        let answered = result.map(\.0)
+        let settled =
+            if let legacyFormat {
+                endpoints.settledLegacyRefresh(
+                    answered, format: legacyFormat, provider: provider, request: request)
+            } else {
+                answered
+            }
+        // The answer's generation is the family's newest before the client has it.
+        guard endpoints.detectsReuse(at: provider), case .success((_, let grant?)) = result
+        else { return done(settled) }
+        endpoints.recordGeneration(grant, provider: provider) { done(settled) }
     }
 }
