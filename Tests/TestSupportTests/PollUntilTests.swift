@@ -6,7 +6,7 @@ import Testing
 @Suite struct PollUntilTests {
     @Test func returnsOnceTheConditionHolds() async throws {
         let looks = Atomic<Int>(0)
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) {
+        try await pollUntil {
             looks.add(1, ordering: .relaxed).newValue == 3
         }
         #expect(looks.load(ordering: .relaxed) == 3)

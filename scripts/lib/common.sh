@@ -408,6 +408,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # The per-refresh stub's answer and settings (nginx defaults): the counts in
 # BENCHMARKS.md were taken with exactly these.
 per_refresh_body='{"access_token":"BQDbenchAccessToken","token_type":"Bearer","scope":"user-read-private","expires_in":3600,"refresh_token":"AQBbenchRefreshToken"}'
+# The same answer with a refresh_token new on every call (nginx's $request_id): a provider
+# that rotates refresh tokens (PER_REFRESH_ROTATE, DPOP_ROTATE).
+per_refresh_rotating_body='{"access_token":"BQDbenchAccessToken","token_type":"Bearer","scope":"user-read-private","expires_in":3600,"refresh_token":"AQBbenchRefreshToken$request_id"}'
 
 # One process: swap once, then `count` refreshes on one connection; prints its count.
 run_counted() { # binary count
@@ -479,7 +482,7 @@ per_refresh() { # binary label [the binary's name to print]
     # always sends the newest, so no refresh repeats a token (CONTRACT §12's window then
     # replays nothing; unset, every refresh after the first repeats the swap's token).
     if [ "${PER_REFRESH_ROTATE:-}" = 1 ]; then
-        start_stub "${per_refresh_body%\"\}}\$request_id\"}" ""
+        start_stub "$per_refresh_rotating_body" ""
     else
         start_stub "$per_refresh_body" ""
     fi

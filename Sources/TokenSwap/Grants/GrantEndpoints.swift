@@ -81,22 +81,19 @@ public final class GrantEndpoints: Sendable {
         // The provider's members in their order, `refresh_token` (at most one: the parser
         // refuses a repeated member) replaced in its place by `refreshToken`, or removed;
         // added at the end when the provider sent none. One array, made at its size.
+        let ours = refreshToken.map { JSONValue.Member("refresh_token", .string($0)) }
         var members: [JSONValue.Member] = []
         members.reserveCapacity(response.members.count + 1)
-        var placed = false
+        var replaced = false
         for member in response.members {
             guard member.name == "refresh_token" else {
                 members.append(member)
                 continue
             }
-            if let refreshToken, !placed {
-                members.append(JSONValue.Member("refresh_token", .string(refreshToken)))
-                placed = true
-            }
+            if let ours { members.append(ours) }
+            replaced = true
         }
-        if let refreshToken, !placed {
-            members.append(JSONValue.Member("refresh_token", .string(refreshToken)))
-        }
+        if let ours, !replaced { members.append(ours) }
         return HTTPResponse(
             status: .ok, headers: TokenResponseHeaders.base,
             body: JSONValue.object(members).serialized)

@@ -185,7 +185,7 @@ import Testing
             defer { hold.release() }  // a failing read must not leave the loop held
             let slow = try RawClient(port: port)
             try await slow.send("GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { hold.isHeld }
+            try await pollUntil { hold.isHeld }
             let fast = try RawClient(port: port)
             try await fast.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await fast.readResponse().statusCode == 200)
@@ -202,7 +202,7 @@ import Testing
             defer { hold.release() }  // a failing read must not leave the loop held
             let busy = try RawClient(port: port)
             try await busy.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { hold.isHeld }
+            try await pollUntil { hold.isHeld }
             let other = try RawClient(port: port)
             try await other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await other.readResponse().statusCode == 200)

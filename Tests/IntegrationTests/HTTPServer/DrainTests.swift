@@ -24,13 +24,13 @@ import Testing
         // begun.
         let busy = try RawClient(port: port)
         try await busy.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { hold.isHeld }
+        try await pollUntil { hold.isHeld }
         let waiting = try RawClient(port: port)
         try await waiting.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { server.connectionCount == 2 }
+        try await pollUntil { server.connectionCount == 2 }
 
         async let drained: Void = server.shutdown(drainDeadlineSeconds: 30)
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { server.isDraining }
+        try await pollUntil { server.isDraining }
         hold.release()
         await drained
 

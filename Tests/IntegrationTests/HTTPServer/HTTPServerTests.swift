@@ -21,13 +21,13 @@ import Testing
         // could end before the drain began, and answer as an ordinary request).
         let busy = try RawClient(port: port)
         try await busy.send("GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { hold.isHeld }
+        try await pollUntil { hold.isHeld }
 
         let shutdown = Task {
             await server.shutdown(drainDeadlineSeconds: 30)
             return ContinuousClock.now
         }
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { server.isDraining }
+        try await pollUntil { server.isDraining }
         #expect(try await idle.readsEOF())
         let released = ContinuousClock.now
         hold.release()
@@ -48,7 +48,7 @@ import Testing
         // end, closes the connection.
         let stuck = try RawClient(port: port)
         try await stuck.send("GET /sleep?120000 HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await pollUntil(every: .milliseconds(1), within: .seconds(30)) { server.connectionCount == 1 }
+        try await pollUntil { server.connectionCount == 1 }
         let started = Date()
         await server.shutdown(drainDeadlineSeconds: 0.3)
         let took = Date().timeIntervalSince(started)
