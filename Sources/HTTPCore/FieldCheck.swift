@@ -6,16 +6,34 @@ enum FieldCheck {
         !name.utf8.isEmpty && allBytes(of: name, satisfy: HTTPGrammar.isToken)
     }
 
+    /// Eight bytes at a time over the string's own storage, byte by byte only where a word
+    /// may hold a control byte (`FieldLine.mayHoldControl`: a tab, or a value that fails).
     static func isValidValue(_ value: String) -> Bool {
-        allBytes(of: value, satisfy: HTTPGrammar.isFieldValue)
+        value.utf8.withContiguousStorageIfAvailable { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var offset = 0
+            while utf8.count - offset >= 8 {
+                if FieldLine.mayHoldControl(ByteWord.load(bytes, at: offset)),
+                    !utf8[offset..<(offset + 8)].allSatisfy(HTTPGrammar.isFieldValue)
+                {
+                    return false
+                }
+                offset += 8
+            }
+            return utf8[offset...].allSatisfy(HTTPGrammar.isFieldValue)
+        } ?? value.utf8.allSatisfy(HTTPGrammar.isFieldValue)
     }
 
     /// Fields whose value is decided by the encoder from the message itself (framing and
     /// connection management, RFC 9112 §6, §9.6); a caller's copy is never written.
+    /// The name's length picks the one name it could be.
     static func isFramingField(_ name: String) -> Bool {
-        HTTPHeaders.namesMatch(name, "Content-Length")
-            || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
-            || HTTPHeaders.namesMatch(name, "Connection")
+        switch name.utf8.count {
+        case 14: HTTPHeaders.namesMatch(name, "Content-Length")
+        case 17: HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+        case 10: HTTPHeaders.namesMatch(name, "Connection")
+        default: false
+        }
     }
 
     /// Whether every UTF-8 byte of `text` passes `test`: over the string's own storage

@@ -33,7 +33,7 @@ enum FieldLine {
         // only where a word may hold one (a tab, or a value that fails).
         var position = value.lowerBound
         while position + 8 <= value.upperBound {
-            if mayHoldControl(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
+            if mayHoldControl(ByteWord.load(bytes, at: position)) {
                 try checkValueBytes(bytes, position..<(position + 8))
             }
             position += 8
@@ -51,17 +51,11 @@ enum FieldLine {
     }
 
     /// Whether one of the word's eight bytes is below 0x20 or is 0x7F (the bytes
-    /// `HTTPGrammar.isFieldValue` refuses, and the tab it allows): the usual test for a
-    /// zero byte, applied to `byte - 0x20` and to `byte ^ 0x7F`. It never misses such a
-    /// byte; a word it flags is checked byte by byte.
+    /// `HTTPGrammar.isFieldValue` refuses, and the tab it allows); a word that does is
+    /// checked byte by byte.
     @inline(__always)
-    private static func mayHoldControl(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let belowSpace = (word &- ones &* 0x20) & ~word & highs
-        let delete = word ^ (ones &* 0x7F)
-        let isDelete = (delete &- ones) & ~delete & highs
-        return belowSpace | isDelete != 0
+    static func mayHoldControl(_ word: UInt64) -> Bool {
+        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(0x7F, in: word)
     }
 
     private static func onlyWhitespaceThenColon(

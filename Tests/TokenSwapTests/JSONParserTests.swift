@@ -20,6 +20,44 @@ import Testing
         #expect(String(decoding: value.serialized, as: UTF8.self) == output)
     }
 
+    /// The writer finds runs a word at a time; every byte it must escape, at every place
+    /// in strings around word lengths, is escaped as the byte-by-byte rule says, and every
+    /// other byte (non-ASCII included) is copied.
+    @Test func aStringIsWrittenAsItsBytesSayWhereverTheEscapesFall() {
+        let special: [UInt8] = [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x22, 0x5C, 0x7F, 0x20, 0x7E, 0x80]
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<20_000 {
+            let length = trial % 27
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+            for _ in 0..<Int.random(in: 0...3, using: &generator) where length > 0 {
+                bytes[Int.random(in: 0..<length, using: &generator)] =
+                    special.randomElement(using: &generator)!
+            }
+            // An "é" (two UTF-8 bytes) now and then, so high bits sit beside the rest.
+            if trial % 5 == 0 { bytes.insert(contentsOf: [0xC3, 0xA9], at: length / 2) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(JSONValue.string(text).serialized == Self.escapedByteByByte(text))
+        }
+    }
+
+    private static func escapedByteByByte(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out += Array(#"\""#.utf8)
+            case 0x5C: out += Array(#"\\"#.utf8)
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            case 0x09: out += Array(#"\t"#.utf8)
+            case 0x00..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: out.append(byte)
+            }
+        }
+        return out + [0x22]
+    }
+
     @Test(arguments: [
         "", "{", "{\"a\":1,}", "[1,]", "01", "-", "1.", "1e", "+1", ".5", "{\"a\" 1}", "{a:1}",
         "'x'",

@@ -1,3 +1,4 @@
+import HTTPCore
 import Sealing
 
 /// The members of a proof's claims set that CONTRACT §13 checks (RFC 9449 §4.2): `jti`,
@@ -215,18 +216,11 @@ struct DPoPClaims: Sendable, Equatable {
     }
 
     /// Whether all eight bytes of `word` are string content in the flat shape: 0x20–0x7F
-    /// but `"` and `\`. By the classic tests on a word's bytes at once: no high bit, no
-    /// byte below 0x20 (exact once no byte has its high bit), no byte equal to `"` or `\`
-    /// (a zero byte of the word XOR that byte repeated). Each test is exact as a yes/no
-    /// (a borrow only reaches bytes above one that already counts).
+    /// but `"` and `\` (`ByteWord`'s tests, each exact as a yes/no).
     static func isPlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
-        guard word & highBits == 0 else { return false }
-        let below = (word &- ones &* 0x20) & ~word & highBits
-        return below == 0 && !hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
-            && !hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        !ByteWord.hasHighBit(word) && !ByteWord.hasByte(below: 0x20, in: word)
+            && !ByteWord.hasByte(UInt8(ascii: "\""), in: word)
+            && !ByteWord.hasByte(UInt8(ascii: "\\"), in: word)
     }
 
     private enum ValueKind {

@@ -1,3 +1,4 @@
+import HTTPCore
 import Sealing
 
 /// A JSON value (RFC 8259) as the grant endpoints need it: objects keep their members in
@@ -90,18 +91,36 @@ extension JSONValue {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
-    /// Runs without escapes are copied whole; escapes are written one byte at a time.
+    /// Whether one of the eight bytes of `word` needs an escape (`needsEscape`).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(UInt8(ascii: "\""), in: word)
+            || ByteWord.hasByte(UInt8(ascii: "\\"), in: word) || ByteWord.hasByte(0x7F, in: word)
+    }
+
+    /// Runs without escapes are copied whole, found eight bytes at a time where a word
+    /// holds none; escapes are written one byte at a time.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
             var runStart = 0
-            for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
-                if runStart < offset {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+            var offset = 0
+            while offset < utf8.count {
+                if utf8.count - offset >= 8, !mayNeedEscape(ByteWord.load(bytes, at: offset)) {
+                    offset += 8
+                    continue
                 }
-                runStart = offset + 1
-                writeEscape(byte, to: &out)
+                let byte = utf8[offset]
+                if needsEscape(byte) {
+                    if runStart < offset {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                    }
+                    writeEscape(byte, to: &out)
+                    runStart = offset + 1
+                }
+                offset += 1
             }
             if runStart < utf8.count {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
