@@ -100,6 +100,10 @@ import Testing
             ("/v1/swap?x=1&y", "/v1/swap", "x=1&y"),
             ("http://example.com/healthz?a", "/healthz", "a"),
             ("http://example.com", "/", nil),
+            ("https://example.com:8443/a/b?c?d", "/a/b", "c?d"),
+            ("/?", "/", ""),
+            ("/caf\u{E9}/\u{1F600}?q=\u{E9}", "/caf\u{E9}/\u{1F600}", "q=\u{E9}"),
+            ("/e\u{301}?x", "/e\u{301}", "x"),
         ] as [(String, String, String?)])
     func pathAndQuery(target: String, path: String, query: String?) {
         let request = HTTPRequest(method: .get, target: target)
