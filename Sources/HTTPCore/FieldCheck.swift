@@ -3,7 +3,9 @@
 /// from input can end a line or start a new field.
 enum FieldCheck {
     static func isValidName(_ name: String) -> Bool {
-        !name.utf8.isEmpty && allBytes(of: name, satisfy: HTTPGrammar.isToken)
+        name.utf8.withContiguousStorageIfAvailable { utf8 in
+            !utf8.isEmpty && utf8.allSatisfy(HTTPGrammar.isToken)
+        } ?? (!name.utf8.isEmpty && name.utf8.allSatisfy(HTTPGrammar.isToken))
     }
 
     /// Eight bytes at a time over the string's own storage, byte by byte only where a word

@@ -95,9 +95,29 @@ import Testing
         #expect(failures > 1_000 && failures < 19_000)
     }
 
+    /// Every ASCII byte, alone and inside a run, is kept exactly when RFC 3986 §2.3 calls
+    /// it unreserved; a space is `+`; the rest are escaped in upper-case hex.
+    @Test func everyASCIIByteIsEncodedAsTheRFCSays() {
+        let unreserved = Set(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        for byte in UInt8(0)..<128 {
+            let expected: String =
+                unreserved.contains(byte)
+                ? String(UnicodeScalar(byte))
+                : byte == 0x20 ? "+" : "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            let text = "ab" + String(UnicodeScalar(byte)) + "cd"
+            #expect(FormURLEncoding.encodeComponent(text) == "ab" + expected + "cd")
+        }
+    }
+
     @Test func encodesPairsInOrder() {
         let body = FormURLEncoding.encode([("grant_type", "authorization_code"), ("code", "a b&c")])
         #expect(
             String(decoding: body, as: UTF8.self) == "grant_type=authorization_code&code=a+b%26c")
     }
+}
+
+extension String {
+    /// Two hex digits for a byte below 0x10 too.
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }

@@ -36,6 +36,19 @@ import Testing
         #expect(try TokenRequestFields.decode(Self.request(contentType, body))["code"] == nil)
     }
 
+    @Test(arguments: [
+        ("application/x-www-form-urlencoded", "application/x-www-form-urlencoded"),
+        ("Application/JSON", "application/json"),
+        (" application/json\t", "application/json"),
+        ("application/json ; charset=utf-8", "application/json"),
+        ("text/plain;x", "text/plain"),
+        ("", ""),
+        ("t\u{E9}xt/plain", "t\u{E9}xt/plain"),
+    ])
+    func theMediaTypeIsTheLowerCasedEssence(contentType: String, essence: String) {
+        #expect(TokenRequestFields.mediaType(contentType) == essence)
+    }
+
     @Test func noContentTypeAndNoBodyIsAnEmptyForm() throws {
         #expect(try TokenRequestFields.decode(Self.request(nil, ""))["code"] == nil)
     }

@@ -175,16 +175,12 @@ struct DPoPClaims: Sendable, Equatable {
         private mutating func string() -> Range<Int>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
-            // Whole words of content first (`isPlain`); the bytes from the first word that
-            // holds anything else, or from the last few, one at a time.
-            if let base = text.baseAddress {
-                while text.count - index >= 8,
-                    DPoPClaims.isPlain(
-                        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
-                }
-            }
+            // Whole words of content first (no control, quote, backslash or non-ASCII
+            // byte: `ByteWord`); the bytes from the first word that holds anything else,
+            // or from the last few, one at a time.
+            index = ByteWord.skipWords(
+                without: .jsonPlainEnds,
+                in: UnsafeRawBufferPointer(text), from: index)
             while index < text.count {
                 let byte = text[index]
                 if byte == UInt8(ascii: "\"") {
@@ -213,14 +209,6 @@ struct DPoPClaims: Sendable, Equatable {
             }
             return true
         }
-    }
-
-    /// Whether all eight bytes of `word` are string content in the flat shape: 0x20–0x7F
-    /// but `"` and `\` (`ByteWord`'s tests, each exact as a yes/no).
-    static func isPlain(_ word: UInt64) -> Bool {
-        !ByteWord.hasHighBit(word) && !ByteWord.hasByte(below: 0x20, in: word)
-            && !ByteWord.hasByte(UInt8(ascii: "\""), in: word)
-            && !ByteWord.hasByte(UInt8(ascii: "\\"), in: word)
     }
 
     private enum ValueKind {

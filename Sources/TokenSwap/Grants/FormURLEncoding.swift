@@ -1,3 +1,4 @@
+import HTTPCore
 import Sealing
 
 #if canImport(Glibc)
@@ -78,14 +79,19 @@ public enum FormURLEncoding {
     private static func decodeComponent(_ raw: UnsafeBufferPointer<UInt8>, _ pairIndex: Int)
         throws(DecodingError) -> String
     {
+        // Whole words holding no `+`, `%` or non-ASCII byte skipped (`ByteWord`), then the
+        // rest byte by byte: whether anything is escaped, and whether every byte is ASCII
+        // (then the text needs no validation).
+        let plainWords = ByteWord.skipWords(
+            without: .formEscapes, in: UnsafeRawBufferPointer(raw), from: 0)
         var needsDecoding = false
-        var highBits: UInt8 = 0
-        for byte in raw {
+        var nonASCII = false
+        for byte in raw[plainWords...] {
             if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "%") { needsDecoding = true }
-            highBits |= byte
+            if byte >= 0x80 { nonASCII = true }
         }
         if !needsDecoding {
-            if highBits & 0x80 == 0 { return String(decoding: raw, as: UTF8.self) }
+            if !nonASCII { return String(decoding: raw, as: UTF8.self) }
             guard let text = String(validating: raw, as: UTF8.self) else {
                 throw .invalidUTF8(pairIndex: pairIndex)
             }
@@ -139,13 +145,13 @@ public enum FormURLEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `A-Z a-z 0-9 - . _ ~` as bits: bytes 0-63 in the first word, 64-127 in the second.
     private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
+        let below64: UInt64 = 0x03FF_6000_0000_0000
+        let from64: UInt64 = 0x47FF_FFFE_87FF_FFFE
+        return byte < 64
+            ? below64 >> UInt64(byte) & 1 == 1
+            : byte < 128 && from64 >> UInt64(byte - 64) & 1 == 1
     }
 
     /// Runs of unreserved bytes (all of a typical token) are copied whole; the rest is

@@ -85,14 +85,18 @@ extension TokenRequestFields {
     package static func mediaType(_ contentType: String) -> String {
         // Fast path for the usual header (`application/x-www-form-urlencoded`): already
         // lower-case, no parameters, no surrounding whitespace, so it is its own essence.
-        if let first = contentType.utf8.first, let last = contentType.utf8.last,
-            first != 0x20, first != 0x09, last != 0x20, last != 0x09,
-            contentType.utf8.allSatisfy({
-                $0 < 0x80 && $0 != UInt8(ascii: ";") && !(0x41...0x5A).contains($0)
-            })
-        {
-            return contentType
-        }
+        // Over the string's own storage (every native string): a walk of its `UTF8View`
+        // costs several times more per byte.
+        let isEssence =
+            contentType.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard let first = utf8.first, let last = utf8.last,
+                    first != 0x20, first != 0x09, last != 0x20, last != 0x09
+                else { return false }
+                return utf8.allSatisfy {
+                    $0 < 0x80 && $0 != UInt8(ascii: ";") && !(0x41...0x5A).contains($0)
+                }
+            } ?? false
+        if isEssence { return contentType }
         let essence =
             contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             ?? ""

@@ -91,15 +91,8 @@ extension JSONValue {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
-    /// Whether one of the eight bytes of `word` needs an escape (`needsEscape`).
-    @inline(__always)
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(UInt8(ascii: "\""), in: word)
-            || ByteWord.hasByte(UInt8(ascii: "\\"), in: word) || ByteWord.hasByte(0x7F, in: word)
-    }
-
-    /// Runs without escapes are copied whole, found eight bytes at a time where a word
-    /// holds none; escapes are written one byte at a time.
+    /// Runs without escapes are copied whole, skipped eight bytes at a time where a word
+    /// holds no byte to escape (`ByteWord`); escapes are written one byte at a time.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
@@ -108,19 +101,22 @@ extension JSONValue {
             var runStart = 0
             var offset = 0
             while offset < utf8.count {
-                if utf8.count - offset >= 8, !mayNeedEscape(ByteWord.load(bytes, at: offset)) {
-                    offset += 8
-                    continue
-                }
-                let byte = utf8[offset]
-                if needsEscape(byte) {
-                    if runStart < offset {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                offset = ByteWord.skipWords(
+                    without: .jsonEscapes, in: bytes, from: offset)
+                // The word that may hold one, or the last few bytes, one at a time.
+                let end = min(offset + 8, utf8.count)
+                while offset < end {
+                    let byte = utf8[offset]
+                    if needsEscape(byte) {
+                        if runStart < offset {
+                            out.append(
+                                contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                        }
+                        writeEscape(byte, to: &out)
+                        runStart = offset + 1
                     }
-                    writeEscape(byte, to: &out)
-                    runStart = offset + 1
+                    offset += 1
                 }
-                offset += 1
             }
             if runStart < utf8.count {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
