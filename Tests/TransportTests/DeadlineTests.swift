@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import Transport
 
@@ -5,6 +6,17 @@ import Transport
 /// NaN, a negative or a huge value.
 @Suite struct DeadlineTests {
     static let start = Deadline(uptimeNanoseconds: 1_000_000_000)
+
+    /// `now` reads the clock Dispatch's timers run on (`dispatchTime` hands deadlines to
+    /// them): read between two reads of Dispatch's, it falls between them.
+    @Test func nowIsOnDispatchsClock() {
+        for _ in 0..<1_000 {
+            let before = DispatchTime.now().uptimeNanoseconds
+            let now = Deadline.now.uptimeNanoseconds
+            let after = DispatchTime.now().uptimeNanoseconds
+            #expect(before <= now && now <= after)
+        }
+    }
 
     static let oneSecond: UInt64 = 1_000_000_000
     static let clampedMax: UInt64 = oneSecond + 1_000_000 * oneSecond
