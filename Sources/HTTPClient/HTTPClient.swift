@@ -142,11 +142,10 @@ package final class HTTPClient: Sendable {
 
     static func encode(_ request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
         var encoder = RequestEncoder()
-        let message = HTTPRequest(
-            method: request.method, target: request.target, headers: request.headers,
-            body: request.body)
         do {
-            try encoder.encode(message, host: request.origin.hostField)
+            try encoder.encode(
+                method: request.method, target: request.target, headers: request.headers,
+                body: request.body, host: request.origin.hostField)
         } catch {
             throw .invalidRequest(reason: "\(error)")
         }

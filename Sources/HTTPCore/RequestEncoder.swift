@@ -19,19 +19,31 @@ public struct RequestEncoder: Sendable {
     public mutating func encode(_ request: HTTPRequest, host: String)
         throws(HTTPEncodingError)
     {
+        try encode(
+            method: request.method, target: request.target, headers: request.headers,
+            body: request.body, host: host)
+    }
+
+    /// `encode(_:host:)` of a request given by its parts (a client's request is not an
+    /// `HTTPRequest`: no copy of its parts into one is made).
+    public mutating func encode(
+        method: HTTPMethod, target: String, headers: HTTPHeaders, body: [UInt8], host: String
+    ) throws(HTTPEncodingError) {
         bytes.removeAll(keepingCapacity: true)
         do throws(HTTPEncodingError) {
-            try write(request, host: host)
+            try write(method: method, target: target, headers: headers, body: body, host: host)
         } catch {
             bytes.removeAll(keepingCapacity: true)
             throw error
         }
     }
 
-    private mutating func write(_ request: HTTPRequest, host: String) throws(HTTPEncodingError) {
-        let method = request.method.rawValue
+    private mutating func write(
+        method requestMethod: HTTPMethod, target: String, headers: HTTPHeaders, body: [UInt8],
+        host: String
+    ) throws(HTTPEncodingError) {
+        let method = requestMethod.rawValue
         guard FieldCheck.isValidName(method) else { throw .invalidMethod }
-        let target = request.target
         guard !target.isEmpty, FieldCheck.allBytes(of: target, satisfy: HTTPGrammar.isVisible)
         else {
             throw .invalidTarget
@@ -48,7 +60,7 @@ public struct RequestEncoder: Sendable {
         bytes.appendASCII(" HTTP/1.1\r\nHost: ")
         bytes.append(contentsOf: host.utf8)
         bytes.appendCRLF()
-        for field in request.headers {
+        for field in headers {
             if HTTPHeaders.namesMatch(field.name, "Host")
                 || HTTPHeaders.namesMatch(field.name, "Content-Length")
                 || HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
@@ -66,13 +78,13 @@ public struct RequestEncoder: Sendable {
         // RFC 9110 §8.6: send Content-Length when there is content, or when the method
         // gives content a meaning (POST, PUT, PATCH) even if it is empty.
         let methodExpectsContent =
-            request.method == .post || request.method == .put || request.method == .patch
-        if !request.body.isEmpty || methodExpectsContent {
+            requestMethod == .post || requestMethod == .put || requestMethod == .patch
+        if !body.isEmpty || methodExpectsContent {
             bytes.appendASCII("Content-Length: ")
-            bytes.appendDecimal(request.body.count)
+            bytes.appendDecimal(body.count)
             bytes.appendCRLF()
         }
         bytes.appendCRLF()
-        bytes.append(contentsOf: request.body)
+        bytes.append(contentsOf: body)
     }
 }
