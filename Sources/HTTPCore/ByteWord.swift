@@ -31,24 +31,53 @@ package enum ByteWord {
 
     /// The offset, from `offset`, of the first whole word of `bytes` that may hold one of
     /// `stops` (it holds one, or a byte that needs the same look: a tab among the
-    /// controls), or of the last few bytes when no whole word is left.
+    /// controls), or of the last few bytes when no whole word is left. The named sets run
+    /// a loop of their own tests alone.
     package static func skipWords(
         without stops: Stops, in bytes: UnsafeRawBufferPointer, from offset: Int
     ) -> Int {
-        var offset = offset
-        while bytes.count - offset >= 8 {
-            let word = load(bytes, at: offset)
-            if stops.contains(.controls), hasByte(below: 0x20, in: word) || hasByte(0x7F, in: word) {
-                return offset
+        switch stops {
+        case .jsonEscapes:
+            return skip(bytes, from: offset) { hasControl($0) || hasQuoteOrBackslash($0) }
+        case .jsonPlainEnds:
+            return skip(bytes, from: offset) {
+                hasHighBit($0) || hasControl($0) || hasQuoteOrBackslash($0)
             }
-            if stops.contains(.quote), hasByte(UInt8(ascii: "\""), in: word) { return offset }
-            if stops.contains(.backslash), hasByte(UInt8(ascii: "\\"), in: word) { return offset }
-            if stops.contains(.plus), hasByte(UInt8(ascii: "+"), in: word) { return offset }
-            if stops.contains(.percent), hasByte(UInt8(ascii: "%"), in: word) { return offset }
-            if stops.contains(.nonASCII), hasHighBit(word) { return offset }
-            offset += 8
+        case .formEscapes:
+            return skip(bytes, from: offset) {
+                hasHighBit($0) || hasByte(UInt8(ascii: "+"), in: $0)
+                    || hasByte(UInt8(ascii: "%"), in: $0)
+            }
+        default:
+            return skip(bytes, from: offset) { word in
+                (stops.contains(.controls) && hasControl(word))
+                    || (stops.contains(.quote) && hasByte(UInt8(ascii: "\""), in: word))
+                    || (stops.contains(.backslash) && hasByte(UInt8(ascii: "\\"), in: word))
+                    || (stops.contains(.plus) && hasByte(UInt8(ascii: "+"), in: word))
+                    || (stops.contains(.percent) && hasByte(UInt8(ascii: "%"), in: word))
+                    || (stops.contains(.nonASCII) && hasHighBit(word))
+            }
         }
+    }
+
+    @inline(__always)
+    private static func skip(
+        _ bytes: UnsafeRawBufferPointer, from offset: Int, stopsAt test: (UInt64) -> Bool
+    ) -> Int {
+        var offset = offset
+        while bytes.count - offset >= 8, !test(load(bytes, at: offset)) { offset += 8 }
         return offset
+    }
+
+    /// Whether one of `word`'s bytes is below 0x20 or is 0x7F.
+    @inline(__always)
+    static func hasControl(_ word: UInt64) -> Bool {
+        hasByte(below: 0x20, in: word) || hasByte(0x7F, in: word)
+    }
+
+    @inline(__always)
+    private static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+        hasByte(UInt8(ascii: "\""), in: word) || hasByte(UInt8(ascii: "\\"), in: word)
     }
 
     private static var ones: UInt64 { 0x0101_0101_0101_0101 }

@@ -55,7 +55,7 @@ enum FieldLine {
     /// checked byte by byte.
     @inline(__always)
     static func mayHoldControl(_ word: UInt64) -> Bool {
-        ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(0x7F, in: word)
+        ByteWord.hasControl(word)
     }
 
     private static func onlyWhitespaceThenColon(

@@ -38,7 +38,8 @@ import Testing
     /// Every byte value at every place of an otherwise plain word, for each kind of stop
     /// alone and for all of them: a word is skipped exactly when none of its bytes stops.
     @Test func everyByteAtEveryPlaceStopsAsTheByteRuleSays() {
-        for stops in Self.allStops + [ByteWord.Stops(rawValue: 0x3F), []] {
+        let named: [ByteWord.Stops] = [.jsonEscapes, .jsonPlainEnds, .formEscapes]
+        for stops in Self.allStops + named + [ByteWord.Stops(rawValue: 0x3F), []] {
             for place in 0..<8 {
                 for byte in UInt8.min...UInt8.max {
                     var bytes = Array("abcdefghXY".utf8)
