@@ -68,6 +68,31 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(input.utf8)) }
     }
 
+    /// Strings are read a word at a time where they are plain: a control byte, DEL, a
+    /// non-ASCII character or a broken UTF-8 sequence anywhere in strings around word
+    /// lengths is read as the byte-by-byte rule reads it.
+    @Test func aStringIsReadAsItsBytesSayWhereverTheyFall() throws {
+        var generator = SystemRandomNumberGenerator()
+        let edges: [[UInt8]] = [[0x00], [0x1F], [0x7F], [0x20], [0x7E], [0xC3, 0xA9], [0xC3], [0xFF]]
+        for trial in 0..<20_000 {
+            let length = trial % 27
+            var content = (0..<length).map { _ in
+                UInt8.random(in: 0x23...0x5B, using: &generator)
+            }
+            for _ in 0..<Int.random(in: 0...2, using: &generator) {
+                let at = Int.random(in: 0...content.count, using: &generator)
+                content.insert(contentsOf: edges.randomElement(using: &generator)!, at: at)
+            }
+            let text = [0x22] + content + [0x22]
+            let valid = !content.contains { $0 < 0x20 } && String(validating: content, as: UTF8.self) != nil
+            if valid {
+                #expect(try JSONParser.parse(text) == .string(String(decoding: content, as: UTF8.self)))
+            } else {
+                #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+            }
+        }
+    }
+
     @Test func rejectsInvalidUTF8() {
         // In a string with escapes too: the bytes are validated once, after unescaping.
         #expect(throws: JSONParseError.self) {

@@ -352,20 +352,28 @@ public struct JSONParser {
         index += 1
         let contentStart = index
         var highBits: UInt8 = 0
-        // Fast path: no escape, the string is its bytes.
-        while true {
-            guard index < bytes.count else { throw .unexpectedEnd }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = try string(
-                    slice(contentStart..<index), isASCII: highBits & 0x80 == 0, stringStart: start)
+        // Fast path: no escape, the string is its bytes. Whole words of plain ASCII content
+        // are skipped (`ByteWord`); the word that may hold anything else, or the last few
+        // bytes, is read one byte at a time before the next skip.
+        plain: while true {
+            index = ByteWord.skipWords(
+                without: .jsonPlainEnds, in: UnsafeRawBufferPointer(bytes), from: index)
+            let wordEnd = min(index + 8, bytes.count)
+            guard index < wordEnd else { throw .unexpectedEnd }
+            while index < wordEnd {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    let text = try string(
+                        slice(contentStart..<index), isASCII: highBits & 0x80 == 0,
+                        stringStart: start)
+                    index += 1
+                    return text
+                }
+                if byte < 0x20 { throw .invalidString(offset: start) }
+                if byte == UInt8(ascii: "\\") { break plain }
+                highBits |= byte
                 index += 1
-                return text
             }
-            if byte < 0x20 { throw .invalidString(offset: start) }
-            if byte == UInt8(ascii: "\\") { break }
-            highBits |= byte
-            index += 1
         }
         // Escapes: the unescaped bytes gather in a scratch buffer, validated once at the
         // end. Escapes decode to whole scalars, never to a continuation byte, so a broken
