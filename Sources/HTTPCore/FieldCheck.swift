@@ -9,13 +9,13 @@ enum FieldCheck {
     }
 
     /// Eight bytes at a time over the string's own storage, byte by byte only where a word
-    /// may hold a control byte (`FieldLine.mayHoldControl`: a tab, or a value that fails).
+    /// holds a control byte (`ByteWord.hasControl`: a tab, or a value that fails).
     static func isValidValue(_ value: String) -> Bool {
         value.utf8.withContiguousStorageIfAvailable { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
             var offset = 0
             while utf8.count - offset >= 8 {
-                if FieldLine.mayHoldControl(ByteWord.load(bytes, at: offset)),
+                if ByteWord.hasControl(ByteWord.load(bytes, at: offset)),
                     !utf8[offset..<(offset + 8)].allSatisfy(HTTPGrammar.isFieldValue)
                 {
                     return false

@@ -33,7 +33,7 @@ enum FieldLine {
         // only where a word may hold one (a tab, or a value that fails).
         var position = value.lowerBound
         while position + 8 <= value.upperBound {
-            if mayHoldControl(ByteWord.load(bytes, at: position)) {
+            if ByteWord.hasControl(ByteWord.load(bytes, at: position)) {
                 try checkValueBytes(bytes, position..<(position + 8))
             }
             position += 8
@@ -48,14 +48,6 @@ enum FieldLine {
         for position in range where !HTTPGrammar.isFieldValue(bytes[position]) {
             throw .invalidFieldValue
         }
-    }
-
-    /// Whether one of the word's eight bytes is below 0x20 or is 0x7F (the bytes
-    /// `HTTPGrammar.isFieldValue` refuses, and the tab it allows); a word that does is
-    /// checked byte by byte.
-    @inline(__always)
-    static func mayHoldControl(_ word: UInt64) -> Bool {
-        ByteWord.hasControl(word)
     }
 
     private static func onlyWhitespaceThenColon(

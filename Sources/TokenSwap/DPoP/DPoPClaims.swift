@@ -179,8 +179,7 @@ struct DPoPClaims: Sendable, Equatable {
             // byte: `ByteWord`); the bytes from the first word that holds anything else,
             // or from the last few, one at a time.
             index = ByteWord.skipWords(
-                without: .jsonPlainEnds,
-                in: UnsafeRawBufferPointer(text), from: index)
+                without: .jsonPlainEnds, in: UnsafeRawBufferPointer(text), from: index)
             while index < text.count {
                 let byte = text[index]
                 if byte == UInt8(ascii: "\"") {
