@@ -26,6 +26,7 @@ int tokenswap_epoll_wait(int epfd, int *fds, unsigned *ready, int max, int timeo
         unsigned mask = 0;
         if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) mask |= 1;
         if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) mask |= 2;
+        if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) mask |= 4;
         fds[i] = events[i].data.fd;
         ready[i] = mask;
     }

@@ -43,9 +43,13 @@ extension UpstreamConnection {
             error: .protocolError(reason: "pooled connection was closed by the server"),
             requestNeverSent: true)
         guard state == .idle else { return completion(.failure(unsent)) }
-        // The server may have closed this pooled connection a moment ago with the read
-        // event not yet delivered: look at the socket before writing a byte.
-        if completedExchanges > 0 {
+        // A server that closed this pooled connection before the loop's latest wait was
+        // seen there: the loop handles hang-ups before any other event, so the close came
+        // before this request (`idleReadable`). A connection that went idle since may have
+        // been closed with the event not yet delivered (a server that closes after every
+        // answer): look at the socket before writing a byte. (A close still under way
+        // can race the request either way: an error then, not retried.)
+        if completedExchanges > 0, idleSinceWait >= loop.wait {
             let intake = readAvailable()
             guard case .open = intake, plaintext.isEmpty else {
                 close()
@@ -95,7 +99,7 @@ extension UpstreamConnection {
         do {
             if try current.consume(&plaintext) {
                 reader = current
-                return finishExchange(.success(current.response))
+                return finishExchange(.success(current.response), peerClosed: !intake.isOpen)
             }
         } catch {
             reader = current
@@ -139,7 +143,12 @@ extension UpstreamConnection {
         }
     }
 
-    private func finishExchange(_ result: Result<HTTPResponse, ExchangeFailure>) {
+    /// Ends the exchange with `result`; the connection goes back to idle only after a
+    /// clean success on a socket the server has not closed (`peerClosed`: EOF or an error
+    /// came with the response's last bytes).
+    private func finishExchange(
+        _ result: Result<HTTPResponse, ExchangeFailure>, peerClosed: Bool = false
+    ) {
         guard let completion = exchangeCompletion else { return }
         exchangeCompletion = nil
         deadline.clear()
@@ -154,9 +163,11 @@ extension UpstreamConnection {
             // Reuse only a clean boundary: no extra bytes, request fully written, and
             // the server did not ask to close (RFC 9112 §9.3).
             let reusable =
-                keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
+                keepAlive && !peerClosed && plaintext.isEmpty && !channel.hasPendingWrites
+                && state == .exchanging
             if reusable {
                 state = .idle
+                idleSinceWait = loop.wait
                 deadline.set(.after(seconds: idleTimeoutSeconds)) { [self] in
                     if state == .idle { close() }
                 }

@@ -33,6 +33,9 @@ final class UpstreamConnection: @unchecked Sendable {
     private var decryptScratch: [UInt8] = []
     /// Requests answered on this connection so far; above 0 it is a reused connection.
     var completedExchanges = 0
+    /// The loop's `wait` when the connection last went idle: at or past the loop's current
+    /// one, a close may not have been seen yet (`exchange` looks before writing).
+    var idleSinceWait: UInt64 = 0
     let deadline: ConnectionDeadline
 
     /// The exchange in progress.
@@ -66,6 +69,11 @@ final class UpstreamConnection: @unchecked Sendable {
         case open
         case endOfStream
         case failed(String)
+
+        var isOpen: Bool {
+            if case .open = self { return true }
+            return false
+        }
     }
 
     /// Reads at most this many times per readable event (`SocketChannel.receiveAvailable`).

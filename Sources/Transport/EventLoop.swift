@@ -33,6 +33,9 @@ package final class EventLoop: @unchecked Sendable {
     private var runningJobs: [LocalJob] = []
     private var channels: [Int32: SocketChannel] = [:]
     private var timers = TimerQueue()
+    /// How many times `epoll_wait` has returned: what ran with the same count ran after
+    /// the same wait, so it saw no event that arrived since (read on the loop only).
+    package private(set) var wait: UInt64 = 0
 
     /// What the loop's own thread queued: a closure, or a Swift task's job kept as it is
     /// (a task resumed on its loop, as a handler is after each `await`, would otherwise
@@ -174,22 +177,32 @@ package final class EventLoop: @unchecked Sendable {
         var ready = [UInt32](repeating: 0, count: 128)
         while true {
             let timeout = waitMilliseconds()
-            let count = tokenswap_epoll_wait(epollFD, &fds, &ready, 128, timeout)
+            let count = Int(tokenswap_epoll_wait(epollFD, &fds, &ready, 128, timeout))
+            wait &+= 1
             pending.withLock { $0.sleeping = false }
-            if count > 0 {
-                for i in 0..<Int(count) {
-                    let fd = fds[i]
-                    if fd == wakeFD {
-                        tokenswap_eventfd_drain(wakeFD)
-                    } else if let channel = channels[fd] {
-                        channel.handle(readable: ready[i] & 1 != 0, writable: ready[i] & 2 != 0)
-                    }
-                    runLocalJobs()
-                }
+            // Hang-ups first: a socket whose peer closed is closed before any other event
+            // of the batch can use it (a pooled upstream connection the server closed
+            // while it sat idle is retired before a request takes it).
+            for i in 0..<max(0, count) where ready[i] & 4 != 0 {
+                handle(fds[i], ready[i])
+                ready[i] = 0
+            }
+            for i in 0..<max(0, count) where ready[i] != 0 {
+                handle(fds[i], ready[i])
             }
             runDueTimers()
             runQueuedJobs()
         }
+    }
+
+    /// One event of a batch, and the local work it queued.
+    private func handle(_ fd: Int32, _ ready: UInt32) {
+        if fd == wakeFD {
+            tokenswap_eventfd_drain(wakeFD)
+        } else if let channel = channels[fd] {
+            channel.handle(readable: ready & 1 != 0, writable: ready & 2 != 0)
+        }
+        runLocalJobs()
     }
 
     /// How long `epoll_wait` may sleep: not at all with work queued, else until the next

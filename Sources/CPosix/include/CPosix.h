@@ -22,7 +22,8 @@ int tokenswap_epoll_set(int epfd, int fd, int op, int read, int write);
 
 /// epoll_wait into plain arrays: for each ready descriptor its fd and a readiness mask
 /// (1: readable, or hung up / in error, so a read sees it; 2: writable, or hung up / in
-/// error, so a write sees it). Returns the count, or -1 with errno.
+/// error, so a write sees it; 4: the peer closed or reset, or the socket is in error).
+/// Returns the count, or -1 with errno.
 int tokenswap_epoll_wait(int epfd, int *fds, unsigned *ready, int max, int timeout_ms);
 
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), and adding one to / draining its counter.

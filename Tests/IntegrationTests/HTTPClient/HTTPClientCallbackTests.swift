@@ -84,7 +84,7 @@ import Transport
         #expect(try first.result.get().status == .ok)
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
-        for connection in pooled { await UpstreamConnectionTests.pauseIdleWatch(connection) }
+        for connection in pooled { await UpstreamConnectionTests.hideTheCloseFromTheLoop(connection) }
         try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
 
         let second = await Self.send(

@@ -5,14 +5,19 @@ import Transport
 
 @testable import HTTPClient
 
-/// The retry rule, made deterministic: the stub closes connections idle for 1 s, and
-/// the idle watch of the pooled connection is paused right after its first response,
-/// so only the check made before writing can notice that the server closed it.
+/// A pooled connection the server closed, found before a request is written to it: by
+/// the idle watch (the loop hands a hang-up over before the other events of its wait), or,
+/// for a connection that went idle after the loop's latest wait, by a look at the socket
+/// before writing. Made deterministic: the stub closes connections idle for 3 s.
 @Suite(.resourceClass(.integration)) struct UpstreamConnectionTests {
-    static func pauseIdleWatch(_ connection: UpstreamConnection) async {
+    /// Pauses the idle watch and marks the connection as gone idle after the loop's latest
+    /// wait (as when a server that closes after every answer sent its FIN a moment ago), so
+    /// only the look before writing can notice that the server closed it.
+    static func hideTheCloseFromTheLoop(_ connection: UpstreamConnection) async {
         await withCheckedContinuation { continuation in
             connection.loop.execute {
                 connection.channel.pauseReading()
+                connection.idleSinceWait = .max
                 continuation.resume()
             }
         }
@@ -35,7 +40,7 @@ import Transport
         let pool = client.pool(for: try UpstreamURL(url).origin)
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
-        for connection in pooled { await Self.pauseIdleWatch(connection) }
+        for connection in pooled { await Self.hideTheCloseFromTheLoop(connection) }
         try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
 
         let second = try await client.send(
@@ -43,6 +48,28 @@ import Transport
             timeoutSeconds: 5)
         #expect(String(decoding: second.body, as: UTF8.self) == "POST /echo\nonce")
         #expect(pool.idleConnections.allSatisfy { idle in !pooled.contains { $0 === idle } })
+    }
+
+    @Test(arguments: [false, true])
+    func closedPooledConnectionIsRetiredByTheIdleWatch(tls: Bool) async throws {
+        let stub = try await UpstreamStub.start(
+            tls: tls ? "good" : nil, arguments: ["--idle-close-ms", "3000"])
+        var configuration = HTTPClientConfiguration()
+        configuration.extraCAFilePath = TestPKI.shared.caFile
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
+        let url = "\(tls ? "https" : "http")://localhost:\(stub.port)"
+        let first = try await client.send(
+            HTTPClientRequest(method: .post, url: url + "/ok"), timeoutSeconds: 5)
+        #expect(first.body == Array("hello".utf8))
+        let pool = client.pool(for: try UpstreamURL(url).origin)
+        #expect(pool.idleConnections.count == 1)
+        try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
+        #expect(pool.idleConnections.isEmpty)
+        let second = try await client.send(
+            HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
+            timeoutSeconds: 5)
+        #expect(String(decoding: second.body, as: UTF8.self) == "POST /echo\nonce")
     }
 
     @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
@@ -61,7 +88,7 @@ import Transport
             return
         }
         #expect(answer.reusable)
-        await Self.pauseIdleWatch(connection)
+        await Self.hideTheCloseFromTheLoop(connection)
         try await Task.sleep(for: .milliseconds(4500))
         let second = await client.exchange(
             on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import Transport
@@ -105,5 +106,64 @@ import Transport
         #expect(Date().timeIntervalSince(started) < 3)
         let loop = group.loops[0]
         loop.execute { [filled] in filled.forEach { $0.close() } }
+    }
+
+    /// A wait that finds one socket readable and another whose peer closed hands the
+    /// hang-up over first, though it came second: a pooled upstream connection the server
+    /// closed is retired before a request in the same wait could take it (HTTPClient's
+    /// look before writing relies on it).
+    @Test func aHangUpIsHandledBeforeTheOtherEventsOfItsWait() async throws {
+        let group = EventLoopGroup(loopCount: 1)
+        let loop = group.loops[0]
+        let listener = try Listener(
+            address: SocketAddress(ipAddress: "127.0.0.1", port: 0), group: group,
+            maxConnections: 10)
+        defer { listener.stop() }
+        let handled = Mutex<[String]>([])
+        let accepted = Mutex<[SocketChannel]>([])
+        listener.start { channel in
+            let name = accepted.withLock { list in
+                list.append(channel)
+                return list.count == 1 ? "data" : "hang-up"
+            }
+            var buffer: [UInt8] = []
+            channel.setReadHandler {
+                handled.withLock { $0.append(name) }
+                switch channel.receive(into: &buffer) {
+                case .received, .wouldBlock: break
+                case .endOfFile, .failed: channel.close()
+                }
+            }
+            channel.resumeReading()
+        }
+        let port = listener.localAddress.port
+        let first = try Loopback.connect(port: port)
+        defer { Glibc.close(first) }
+        try await Self.until { accepted.withLock { $0.count } == 1 }
+        let second = try Loopback.connect(port: port)
+        try await Self.until { accepted.withLock { $0.count } == 2 }
+        // Hold the loop while both events arrive, the data first, so one wait sees both.
+        let holding = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0)
+        loop.execute {
+            held.signal()
+            holding.wait()
+        }
+        held.wait()
+        #expect(Glibc.write(first, "x", 1) == 1)
+        Glibc.close(second)
+        try await Task.sleep(for: .milliseconds(100))
+        holding.signal()
+        try await Self.until { handled.withLock { $0.count } >= 2 }
+        #expect(Array(handled.withLock { $0 }.prefix(2)) == ["hang-up", "data"])
+        loop.execute { accepted.withLock { $0.forEach { $0.close() } } }
+    }
+
+    static func until(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() {
+            guard Date() < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 }
