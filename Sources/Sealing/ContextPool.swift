@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// Idle keyed `EVP_CIPHER_CTX`s of one key; lives inside `SealingKey`'s `Mutex`.
+/// Idle keyed AES-256-GCM contexts of one key (`AES256GCM`); lives inside `SealingKey`'s
+/// `Mutex`.
 struct ContextPool: ~Copyable {
     /// A context that nobody is using.
     ///
@@ -25,7 +26,7 @@ struct ContextPool: ~Copyable {
     }
 
     mutating func freeAll() {
-        for entry in idle { EVP_CIPHER_CTX_free(entry.pointer) }
+        for entry in idle { tokenswap_gcm_free(entry.pointer) }
         idle.removeAll()
     }
 }

@@ -40,7 +40,7 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
     }
 
     deinit {
-        // EVP_CIPHER_CTX_free wipes each context's copy of the key schedule.
+        // tokenswap_gcm_free wipes each context's copy of the key schedule.
         pool.withLock { $0.freeAll() }
         Self.wipe(storage)
     }
@@ -70,12 +70,12 @@ final class SealingKey: @unchecked Sendable, CustomStringConvertible,
         do {
             result = try body(context)
         } catch {
-            EVP_CIPHER_CTX_free(context)
+            tokenswap_gcm_free(context)
             throw error
         }
         let handed = ContextPool.Entry(pointer: context)
         let kept = pool.withLock { $0.give(handed, limit: Self.maxPooledContexts) }
-        if !kept { EVP_CIPHER_CTX_free(context) }
+        if !kept { tokenswap_gcm_free(context) }
         return result
     }
 

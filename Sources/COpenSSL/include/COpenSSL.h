@@ -15,6 +15,7 @@
 #include <openssl/x509v3.h>
 
 #include "COpenSSL+ES256.h"
+#include "COpenSSL+GCM.h"
 #include "COpenSSL+SHA256.h"
 #include "COpenSSL+TLS.h"
 
