@@ -87,6 +87,9 @@ public final class RESPClient: Sendable {
         pool.loop.execute { pool.submit(command) }
     }
 
+    /// The pool of `loop`'s connections (for tests).
+    func pool(on loop: EventLoop) -> RESPConnectionPool { pools[loop.index] }
+
     /// `send`, awaited without blocking a thread.
     public func send(_ arguments: [[UInt8]]) async throws(RESPError) -> RESPValue {
         let result = await withCheckedContinuation { continuation in

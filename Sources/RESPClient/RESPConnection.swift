@@ -49,6 +49,10 @@ final class RESPConnection: @unchecked Sendable {
     /// Every command up to this id was taken by the kernel (sends complete in order).
     private var writtenThrough: UInt64 = 0
     private var answered = 0
+    /// The loop's `wait` when the last command in flight was answered: at or past the
+    /// loop's current one, a close may not have been seen yet (`enqueue` looks before
+    /// writing).
+    var idleSinceWait: UInt64 = 0
 
     /// The one deadline timer, armed for the earliest deadline among the commands in
     /// flight and re-armed lazily when it fires (a command that completes costs no timer
@@ -203,9 +207,11 @@ final class RESPConnection: @unchecked Sendable {
         guard state == .settingUp || state == .ready else {
             return close(.connectionClosed)
         }
-        // The server may have closed this connection a moment ago with the read event
-        // not yet delivered: look before writing a byte.
-        if inFlight.count == 1, answered > 0 {
+        // A server that closed this idle connection before the loop's latest wait was seen
+        // there: the loop handles hang-ups before any other event, so the close came before
+        // this command. A connection that went idle since may have been closed with the
+        // event not yet delivered: look before writing a byte.
+        if inFlight.count == 1, answered > 0, idleSinceWait >= loop.wait {
             let intake = readAvailable()
             guard case .open = intake, plaintext.isEmpty else {
                 return close(.connectionClosed)
@@ -280,6 +286,7 @@ final class RESPConnection: @unchecked Sendable {
         }
         replies.removeAll(keepingCapacity: true)
         guard state != .closed else { return }
+        if inFlight.isEmpty { idleSinceWait = loop.wait }
         switch intake {
         case .open: return
         // Mid-reply or not, an end of stream with commands waiting is a failure: a cut

@@ -27,6 +27,9 @@ final class RESPConnectionPool: @unchecked Sendable {
         self.settings = settings
     }
 
+    /// The connections commands can go on now (for tests). On the loop.
+    var readyConnections: [RESPConnection] { ready }
+
     /// Sends `command` on a connection of this loop, or answers it with why not. On the
     /// loop.
     func submit(_ command: RESPPendingCommand) {

@@ -1,4 +1,4 @@
-import RESPClient
+@testable import RESPClient
 import Synchronization
 import TestSupport
 import Testing
@@ -177,6 +177,44 @@ import Transport
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         try await Task.sleep(for: .milliseconds(2500))
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
+    }
+
+    /// As above, with the close hidden from the loop (each connection's reading paused and
+    /// it marked as gone idle after the loop's latest wait, as when the server's FIN came a
+    /// moment ago): the look before writing finds it closed, and the command goes on a new
+    /// connection as never sent. Without the look it would wait for a reply to its deadline.
+    @Test func aConnectionFoundClosedBeforeWritingIsReplaced() async throws {
+        let redis = try await RedisServer.start(["--timeout", "1"])
+        let store = try client("redis://127.0.0.1:\(redis.port)")
+        defer { store.shutdown() }
+        #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
+        var hidden: [RESPConnection] = []
+        for loop in Self.group.loops {
+            let pool = store.pool(on: loop)
+            hidden += await withCheckedContinuation { continuation in
+                loop.execute {
+                    let connections = pool.readyConnections
+                    for connection in connections {
+                        connection.channel.pauseReading()
+                        connection.idleSinceWait = .max
+                    }
+                    continuation.resume(returning: connections)
+                }
+            }
+        }
+        #expect(hidden.count == 1)
+        guard let connection = hidden.first else { return }
+        try await Task.sleep(for: .milliseconds(2500))
+        // Sent from the hidden connection's own loop, so its pool is the one asked.
+        let started = Deadline.now
+        let answer = await withCheckedContinuation { continuation in
+            connection.loop.execute {
+                store.send([Array("PING".utf8)]) { continuation.resume(returning: $0) }
+            }
+        }
+        #expect(try answer.get() == .simpleString("PONG"))
+        #expect(Deadline.now.duration(since: started) < .seconds(2))
+        #expect(connection.state == .closed)
     }
 
     /// Many tasks on and off the loops share the per-loop pools; every INCR is answered
