@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Grant families (CONTRACT §14) through the real binary: against the sandbox, which
@@ -217,14 +218,14 @@ import Testing
     /// and the one refreshed from it there, with no provider call; it survives a restart of
     /// both copies; and `check-config` says where revocations live.
     @Test func withAStoreARevocationOnOneCopyHoldsOnEveryCopy() async throws {
-        let redis = try await SharedRedis.start()
+        let redis = try await RedisServer.start()
         defer { redis.stop() }
         let deployment = Deployment()
         let keys = Deployment.newKey("A")
         let stub = try await ProviderStub.start()
         let environment = deployment.environment(
             tokenURL: stub.tokenURL(), keys: keys,
-            extra: ["TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
+            extra: ["TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)", "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
         let first = try await TokenSwapProcess.serve(environment: environment)
         let second = try await TokenSwapProcess.serve(environment: environment)
         try await stub.answerTokens([
@@ -267,7 +268,7 @@ import Testing
     /// Reuse detection across copies sharing a store: the newest generation recorded by
     /// one copy makes an older token presented to the other a reuse.
     @Test func withAStoreReuseOnAnotherCopyIsSeen() async throws {
-        let redis = try await SharedRedis.start()
+        let redis = try await RedisServer.start()
         defer { redis.stop() }
         let deployment = Deployment()
         let keys = Deployment.newKey("A")
@@ -275,7 +276,7 @@ import Testing
         let environment = deployment.environment(
             tokenURL: stub.tokenURL(), keys: keys,
             extra: [
-                "TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
+                "TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)", "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
                 "TOKENSWAP_SPOTIFY_REUSE_DETECTION": "on",
             ])
         let first = try await TokenSwapProcess.serve(environment: environment)

@@ -17,18 +17,31 @@ public final class RedisServer: Sendable {
 
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
+
+        /// Another process took the free port between its choice and redis-server's bind.
+        var portWasTaken: Bool { description.contains("Address already in use") }
     }
 
     /// - Parameter tls: a `TestPKI` certificate name: the server then listens with TLS
     ///   only (`--tls-port`), presenting that certificate.
     public static func start(tls: String? = nil, _ extra: [String] = []) async throws -> RedisServer
     {
-        try await offPool { try RedisServer(tls: tls, extra) }
+        // The port is free when chosen and bound by redis-server a moment later; a test
+        // running beside this one may take it in between. Then another port is chosen.
+        var attemptsLeft = 5
+        while true {
+            attemptsLeft -= 1
+            do {
+                return try await offPool { try RedisServer(tls: tls, extra) }
+            } catch let error as StartError where error.portWasTaken && attemptsLeft > 0 {
+                continue
+            }
+        }
     }
 
     private init(tls: String?, _ extra: [String]) throws {
         let (fd, port) = try Loopback.bind()
-        close(fd)  // freed for redis-server a moment later; collisions are unlikely
+        close(fd)  // freed for redis-server a moment later (`start` retries a taken port)
         self.port = port
         directory = NSTemporaryDirectory() + "tokenswap-redis-\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(
@@ -49,7 +62,12 @@ public final class RedisServer: Sendable {
         }
         self.arguments = arguments + extra
         process = Mutex(nil)
-        try launch()
+        do {
+            try launch()
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
     }
 
     /// Starts the process and waits until it accepts connections.
