@@ -43,13 +43,13 @@ extension UpstreamConnection {
             error: .protocolError(reason: "pooled connection was closed by the server"),
             requestNeverSent: true)
         guard state == .idle else { return completion(.failure(unsent)) }
-        // A server that closed this pooled connection before the loop's latest wait was
-        // seen there: the loop handles hang-ups before any other event, so the close came
-        // before this request (`idleReadable`). A connection that went idle since may have
-        // been closed with the event not yet delivered (a server that closes after every
-        // answer): look at the socket before writing a byte. (A close still under way
-        // can race the request either way: an error then, not retried.)
-        if completedExchanges > 0, idleSinceWait >= loop.wait {
+        // A close that reached this pooled connection before the loop's latest complete
+        // wait has retired it already (`idleReadable`, handed over first). One that may
+        // not have been handed over yet (the connection went idle since: a server that
+        // closes after every answer) is looked for before a byte is written. A close that
+        // arrives after the wait races the request: an error then, not retried, as for
+        // one that arrives after a look.
+        if mayHaveUnseenClose {
             let intake = readAvailable()
             guard case .open = intake, plaintext.isEmpty else {
                 close()
@@ -57,6 +57,7 @@ extension UpstreamConnection {
             }
         }
         state = .exchanging
+        channel.handledFirst = false
         reader = ResponseReader(method: method, limits: limits)
         exchangeCompletion = completion
         deadline.set(exchangeDeadline) { [self] in
@@ -99,7 +100,7 @@ extension UpstreamConnection {
         do {
             if try current.consume(&plaintext) {
                 reader = current
-                return finishExchange(.success(current.response), peerClosed: !intake.isOpen)
+                return finishExchange(.success(current.response))
             }
         } catch {
             reader = current
@@ -143,12 +144,7 @@ extension UpstreamConnection {
         }
     }
 
-    /// Ends the exchange with `result`; the connection goes back to idle only after a
-    /// clean success on a socket the server has not closed (`peerClosed`: EOF or an error
-    /// came with the response's last bytes).
-    private func finishExchange(
-        _ result: Result<HTTPResponse, ExchangeFailure>, peerClosed: Bool = false
-    ) {
+    private func finishExchange(_ result: Result<HTTPResponse, ExchangeFailure>) {
         guard let completion = exchangeCompletion else { return }
         exchangeCompletion = nil
         deadline.clear()
@@ -163,11 +159,11 @@ extension UpstreamConnection {
             // Reuse only a clean boundary: no extra bytes, request fully written, and
             // the server did not ask to close (RFC 9112 §9.3).
             let reusable =
-                keepAlive && !peerClosed && plaintext.isEmpty && !channel.hasPendingWrites
-                && state == .exchanging
+                keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
             if reusable {
                 state = .idle
                 idleSinceWait = loop.wait
+                channel.handledFirst = true
                 deadline.set(.after(seconds: idleTimeoutSeconds)) { [self] in
                     if state == .idle { close() }
                 }

@@ -33,9 +33,16 @@ final class UpstreamConnection: @unchecked Sendable {
     private var decryptScratch: [UInt8] = []
     /// Requests answered on this connection so far; above 0 it is a reused connection.
     var completedExchanges = 0
-    /// The loop's `wait` when the connection last went idle: at or past the loop's current
-    /// one, a close may not have been seen yet (`exchange` looks before writing).
+    /// The loop's `wait` when the connection last went idle.
     var idleSinceWait: UInt64 = 0
+
+    /// Whether the server may have closed this idle, reused connection without the loop
+    /// having handed the close over yet: unless it went idle before a complete wait whose
+    /// first pass has run (`EventLoop.closesSeenThrough`: a close or stray bytes that came
+    /// before that wait have retired it already). Then `exchange` looks before writing.
+    var mayHaveUnseenClose: Bool {
+        completedExchanges > 0 && idleSinceWait >= loop.closesSeenThrough
+    }
     let deadline: ConnectionDeadline
 
     /// The exchange in progress.
@@ -69,11 +76,6 @@ final class UpstreamConnection: @unchecked Sendable {
         case open
         case endOfStream
         case failed(String)
-
-        var isOpen: Bool {
-            if case .open = self { return true }
-            return false
-        }
     }
 
     /// Reads at most this many times per readable event (`SocketChannel.receiveAvailable`).

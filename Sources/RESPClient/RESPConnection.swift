@@ -49,10 +49,15 @@ final class RESPConnection: @unchecked Sendable {
     /// Every command up to this id was taken by the kernel (sends complete in order).
     private var writtenThrough: UInt64 = 0
     private var answered = 0
-    /// The loop's `wait` when the last command in flight was answered: at or past the
-    /// loop's current one, a close may not have been seen yet (`enqueue` looks before
-    /// writing).
+    /// The loop's `wait` when the last command in flight was answered.
     var idleSinceWait: UInt64 = 0
+
+    /// Whether the server may have closed this idle connection without the loop having
+    /// handed the close over yet: unless it went idle before a complete wait whose first
+    /// pass has run (`EventLoop.closesSeenThrough`). Then `enqueue` looks before writing.
+    var mayHaveUnseenClose: Bool {
+        inFlight.isEmpty && answered > 0 && idleSinceWait >= loop.closesSeenThrough
+    }
 
     /// The one deadline timer, armed for the earliest deadline among the commands in
     /// flight and re-armed lazily when it fires (a command that completes costs no timer
@@ -201,17 +206,18 @@ final class RESPConnection: @unchecked Sendable {
     /// back through `onClose`, as never sent.
     func enqueue(_ command: RESPPendingCommand) {
         loop.assertInLoop()
+        // A close that reached this idle connection before the loop's latest complete wait
+        // has closed it already (handed over first); one that may not have been handed
+        // over yet is looked for before a byte is written.
+        let look = mayHaveUnseenClose
         nextID += 1
         let id = nextID
         inFlight.append(InFlight(id: id, command: command))
+        channel.handledFirst = false
         guard state == .settingUp || state == .ready else {
             return close(.connectionClosed)
         }
-        // A server that closed this idle connection before the loop's latest wait was seen
-        // there: the loop handles hang-ups before any other event, so the close came before
-        // this command. A connection that went idle since may have been closed with the
-        // event not yet delivered: look before writing a byte.
-        if inFlight.count == 1, answered > 0, idleSinceWait >= loop.wait {
+        if look {
             let intake = readAvailable()
             guard case .open = intake, plaintext.isEmpty else {
                 return close(.connectionClosed)
@@ -278,6 +284,11 @@ final class RESPConnection: @unchecked Sendable {
             index += 1
             let head = inFlight.removeFirst()
             answered += 1
+            if inFlight.isEmpty {
+                // Idle from here, before the completion may send the next command.
+                idleSinceWait = loop.wait
+                channel.handledFirst = true
+            }
             if case .error(let message) = reply {
                 head.command.fail(.server(message: RESPError.safeServerMessage(message)))
             } else {
@@ -286,7 +297,6 @@ final class RESPConnection: @unchecked Sendable {
         }
         replies.removeAll(keepingCapacity: true)
         guard state != .closed else { return }
-        if inFlight.isEmpty { idleSinceWait = loop.wait }
         switch intake {
         case .open: return
         // Mid-reply or not, an end of stream with commands waiting is a failure: a cut

@@ -31,11 +31,20 @@ package final class EventLoop: @unchecked Sendable {
     /// The batch being run; swapped with `localJobs` so both keep their capacity (a
     /// fresh array per batch would cost an allocation per request).
     private var runningJobs: [LocalJob] = []
-    private var channels: [Int32: SocketChannel] = [:]
+    /// The channel of each watched descriptor, indexed by the descriptor (small numbers,
+    /// reused by the kernel: an array, where a dictionary would hash every event's).
+    private var channels: [SocketChannel?] = []
     private var timers = TimerQueue()
-    /// How many times `epoll_wait` has returned: what ran with the same count ran after
-    /// the same wait, so it saw no event that arrived since (read on the loop only).
+    /// How many times `epoll_wait` has returned events (or none, at a timeout): what ran
+    /// with the same count ran after the same wait (read on the loop only).
     package private(set) var wait: UInt64 = 0
+    /// The latest wait whose batch held every ready socket and whose first pass (hang-ups,
+    /// and every event of a channel `handledFirst`) has run: every close, and every byte,
+    /// that reached such a channel before that wait has been handled. 0 while a first pass
+    /// runs, and after a wait that failed or filled the whole batch (some sockets may not
+    /// have been reported), until the next complete one (read on the loop only).
+    package private(set) var closesSeenThrough: UInt64 = 0
+    private static let batchSize = 128
 
     /// What the loop's own thread queued: a closure, or a Swift task's job kept as it is
     /// (a task resumed on its loop, as a handler is after each `await`, would otherwise
@@ -130,7 +139,11 @@ package final class EventLoop: @unchecked Sendable {
     /// Starts watching `channel`'s socket (no interest yet). On the loop.
     func register(_ channel: SocketChannel) {
         assertInLoop()
-        channels[channel.fd] = channel
+        let fd = Int(channel.fd)
+        if fd >= channels.count {
+            channels.append(contentsOf: repeatElement(nil, count: fd + 1 - channels.count))
+        }
+        channels[fd] = channel
     }
 
     /// Sets which readiness of the channel's socket wakes the loop. With neither, the
@@ -150,7 +163,13 @@ package final class EventLoop: @unchecked Sendable {
     func unregister(_ channel: SocketChannel, wasWatched: Bool) {
         assertInLoop()
         if wasWatched { _ = tokenswap_epoll_set(epollFD, channel.fd, 2, 0, 0) }
-        channels[channel.fd] = nil
+        if Int(channel.fd) < channels.count { channels[Int(channel.fd)] = nil }
+    }
+
+    /// The channel watching descriptor `fd`, if any.
+    private func channel(_ fd: Int32) -> SocketChannel? {
+        let index = Int(fd)
+        return index >= 0 && index < channels.count ? channels[index] : nil
     }
 
     // MARK: the thread
@@ -173,36 +192,50 @@ package final class EventLoop: @unchecked Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
-        var fds = [Int32](repeating: 0, count: 128)
-        var ready = [UInt32](repeating: 0, count: 128)
+        var fds = [Int32](repeating: 0, count: Self.batchSize)
+        var ready = [UInt32](repeating: 0, count: Self.batchSize)
+        // The channel of each event, found once before any handler runs: a channel closed
+        // by an earlier event is skipped even if its descriptor is reused meanwhile.
+        var batch = [SocketChannel?](repeating: nil, count: Self.batchSize)
         while true {
             let timeout = waitMilliseconds()
-            let count = Int(tokenswap_epoll_wait(epollFD, &fds, &ready, 128, timeout))
-            wait &+= 1
+            let count = Int(tokenswap_epoll_wait(epollFD, &fds, &ready, Int32(Self.batchSize), timeout))
+            closesSeenThrough = 0
             pending.withLock { $0.sleeping = false }
-            // Hang-ups first: a socket whose peer closed is closed before any other event
-            // of the batch can use it (a pooled upstream connection the server closed
-            // while it sat idle is retired before a request takes it).
-            for i in 0..<max(0, count) where ready[i] & 4 != 0 {
-                handle(fds[i], ready[i])
+            guard count >= 0 else { continue }  // EINTR: nothing was reported
+            wait &+= 1
+            for i in 0..<count {
+                if fds[i] == wakeFD {
+                    tokenswap_eventfd_drain(wakeFD)
+                    ready[i] = 0
+                } else {
+                    batch[i] = channel(fds[i])
+                }
+            }
+            // First pass: hang-ups, and every event of an idle pooled connection
+            // (`handledFirst`), before any other event and before the work they queue, so
+            // a close or stray bytes that arrived before the wait retire the connection
+            // before a request can take it (HTTPClient's and RESPClient's look before
+            // writing relies on it, through `closesSeenThrough`).
+            for i in 0..<count where ready[i] != 0 {
+                guard let channel = batch[i], ready[i] & 4 != 0 || channel.handledFirst else {
+                    continue
+                }
+                channel.handle(readable: ready[i] & 1 != 0, writable: ready[i] & 2 != 0)
                 ready[i] = 0
             }
-            for i in 0..<max(0, count) where ready[i] != 0 {
-                handle(fds[i], ready[i])
+            if count < Self.batchSize { closesSeenThrough = wait }
+            runLocalJobs()
+            for i in 0..<count {
+                if ready[i] != 0, let channel = batch[i] {
+                    channel.handle(readable: ready[i] & 1 != 0, writable: ready[i] & 2 != 0)
+                    runLocalJobs()
+                }
+                batch[i] = nil
             }
             runDueTimers()
             runQueuedJobs()
         }
-    }
-
-    /// One event of a batch, and the local work it queued.
-    private func handle(_ fd: Int32, _ ready: UInt32) {
-        if fd == wakeFD {
-            tokenswap_eventfd_drain(wakeFD)
-        } else if let channel = channels[fd] {
-            channel.handle(readable: ready & 1 != 0, writable: ready & 2 != 0)
-        }
-        runLocalJobs()
     }
 
     /// How long `epoll_wait` may sleep: not at all with work queued, else until the next

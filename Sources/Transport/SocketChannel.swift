@@ -28,6 +28,10 @@ package final class SocketChannel: @unchecked Sendable {
     private var wantsWrite = false
     private var watched = false
     package private(set) var isClosed = false
+    /// The loop hands this channel's events over before the other events of a wait (an
+    /// idle pooled connection: a close or stray bytes retire it before a request of the
+    /// same wait can take it; `EventLoop.closesSeenThrough`). On the loop.
+    package var handledFirst = false
 
     private var readHandler: (() -> Void)?
     private var writableWaiter: (() -> Void)?

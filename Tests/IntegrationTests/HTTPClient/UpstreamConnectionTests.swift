@@ -84,6 +84,44 @@ import Transport
         #expect(failure.requestNeverSent)
     }
 
+    /// The look's bookkeeping: a connection that went idle after the loop's latest wait may
+    /// hold a close the loop has not handed over yet (the look is made); once the loop has
+    /// waited again, any close that came before has been handed over (no look).
+    @Test func aConnectionLooksBeforeWritingOnlyUntilTheLoopWaitsAgain() async throws {
+        let stub = try await UpstreamStub.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
+        let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
+        let deadline = Deadline.after(seconds: 5)
+        let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
+        let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        let atOnce = await withCheckedContinuation { continuation in
+            connection.loop.execute {
+                connection.exchange(wire, method: .get, deadline: deadline) { result in
+                    let reusable = (try? result.get().reusable) == true
+                    continuation.resume(returning: reusable && connection.mayHaveUnseenClose)
+                }
+            }
+        }
+        #expect(atOnce)
+        var later = (waitedAgain: false, looks: true)
+        for _ in 0..<100 where !later.waitedAgain {
+            try await Task.sleep(for: .milliseconds(10))
+            later = await withCheckedContinuation { continuation in
+                connection.loop.execute {
+                    continuation.resume(
+                        returning: (
+                            connection.loop.wait > connection.idleSinceWait,
+                            connection.mayHaveUnseenClose
+                        ))
+                }
+            }
+        }
+        #expect(later.waitedAgain)
+        #expect(!later.looks)
+    }
+
     /// After response bytes arrived nothing is retried: the stub sees exactly the one
     /// truncated exchange and then the connection asking for the count.
     @Test func truncatedResponseIsNotRetried() async throws {

@@ -217,6 +217,41 @@ import Transport
         #expect(connection.state == .closed)
     }
 
+    /// The look's bookkeeping, as for the upstream client: a connection answered after the
+    /// loop's latest wait may hold a close not yet handed over (the look is made); once the
+    /// loop has waited again, not (no look).
+    @Test func aConnectionLooksBeforeWritingOnlyUntilTheLoopWaitsAgain() async throws {
+        let redis = try await RedisServer.start()
+        let store = try client("redis://127.0.0.1:\(redis.port)")
+        defer { store.shutdown() }
+        let loop = Self.group.loops[0]
+        let pool = store.pool(on: loop)
+        let atOnce = await withCheckedContinuation { continuation in
+            loop.execute {
+                store.send([Array("PING".utf8)]) { _ in
+                    let idle = pool.readyConnections
+                    continuation.resume(returning: idle.count == 1 && idle[0].mayHaveUnseenClose)
+                }
+            }
+        }
+        #expect(atOnce)
+        var later = (waitedAgain: false, looks: true)
+        for _ in 0..<100 where !later.waitedAgain {
+            try await Task.sleep(for: .milliseconds(10))
+            later = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let connection = pool.readyConnections[0]
+                    continuation.resume(
+                        returning: (
+                            loop.wait > connection.idleSinceWait, connection.mayHaveUnseenClose
+                        ))
+                }
+            }
+        }
+        #expect(later.waitedAgain)
+        #expect(!later.looks)
+    }
+
     /// Many tasks on and off the loops share the per-loop pools; every INCR is answered
     /// once and in full.
     @Test func concurrentCommandsFromManyTasksOnSeveralLoops() async throws {

@@ -108,27 +108,30 @@ import Transport
         loop.execute { [filled] in filled.forEach { $0.close() } }
     }
 
-    /// A wait that finds one socket readable and another whose peer closed hands the
-    /// hang-up over first, though it came second: a pooled upstream connection the server
-    /// closed is retired before a request in the same wait could take it (HTTPClient's
-    /// look before writing relies on it).
-    @Test func aHangUpIsHandledBeforeTheOtherEventsOfItsWait() async throws {
+    /// A wait that finds one socket readable, another whose peer closed and a third
+    /// marked `handledFirst` readable, in that order, hands the hang-up and the marked one
+    /// over first: a pooled connection the server closed, or sent stray bytes on, is
+    /// retired before a request in the same wait could take it. While that first pass runs
+    /// `closesSeenThrough` promises nothing (0); after it, it names the wait.
+    @Test func hangUpsAndMarkedChannelsAreHandledBeforeTheOtherEventsOfTheirWait() async throws {
         let group = EventLoopGroup(loopCount: 1)
         let loop = group.loops[0]
         let listener = try Listener(
             address: SocketAddress(ipAddress: "127.0.0.1", port: 0), group: group,
             maxConnections: 10)
         defer { listener.stop() }
-        let handled = Mutex<[String]>([])
+        let names = ["data", "hang-up", "marked"]
+        let handled = Mutex<[(name: String, wait: UInt64, closesSeenThrough: UInt64)]>([])
         let accepted = Mutex<[SocketChannel]>([])
         listener.start { channel in
             let name = accepted.withLock { list in
                 list.append(channel)
-                return list.count == 1 ? "data" : "hang-up"
+                return names[list.count - 1]
             }
+            channel.handledFirst = name == "marked"
             var buffer: [UInt8] = []
             channel.setReadHandler {
-                handled.withLock { $0.append(name) }
+                handled.withLock { $0.append((name, loop.wait, loop.closesSeenThrough)) }
                 switch channel.receive(into: &buffer) {
                 case .received, .wouldBlock: break
                 case .endOfFile, .failed: channel.close()
@@ -137,12 +140,13 @@ import Transport
             channel.resumeReading()
         }
         let port = listener.localAddress.port
-        let first = try Loopback.connect(port: port)
-        defer { Glibc.close(first) }
-        try await Self.until { accepted.withLock { $0.count } == 1 }
-        let second = try Loopback.connect(port: port)
-        try await Self.until { accepted.withLock { $0.count } == 2 }
-        // Hold the loop while both events arrive, the data first, so one wait sees both.
+        var sockets: [Int32] = []
+        defer { sockets.forEach { _ = Glibc.close($0) } }
+        for count in 1...3 {
+            sockets.append(try Loopback.connect(port: port))
+            try await Self.until { accepted.withLock { $0.count } == count }
+        }
+        // Hold the loop while the three events arrive, so one wait sees them all.
         let holding = DispatchSemaphore(value: 0)
         let held = DispatchSemaphore(value: 0)
         loop.execute {
@@ -150,12 +154,18 @@ import Transport
             holding.wait()
         }
         held.wait()
-        #expect(Glibc.write(first, "x", 1) == 1)
-        Glibc.close(second)
+        #expect(Glibc.write(sockets[0], "x", 1) == 1)
+        #expect(Glibc.close(sockets[1]) == 0)
+        sockets[1] = -1
+        #expect(Glibc.write(sockets[2], "y", 1) == 1)
         try await Task.sleep(for: .milliseconds(100))
         holding.signal()
-        try await Self.until { handled.withLock { $0.count } >= 2 }
-        #expect(Array(handled.withLock { $0 }.prefix(2)) == ["hang-up", "data"])
+        try await Self.until { handled.withLock { $0.count } >= 3 }
+        let first = Array(handled.withLock { $0 }.prefix(3))
+        #expect(first.map(\.name) == ["hang-up", "marked", "data"])
+        #expect(first.allSatisfy { $0.wait == first[0].wait })
+        #expect(first.prefix(2).allSatisfy { $0.closesSeenThrough == 0 })
+        #expect(first[2].closesSeenThrough == first[2].wait)
         loop.execute { accepted.withLock { $0.forEach { $0.close() } } }
     }
 
