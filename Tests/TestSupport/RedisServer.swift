@@ -77,8 +77,9 @@ public final class RedisServer: Sendable {
         while !child.stdout.text.contains("Ready to accept connections") {
             guard !child.hasExited, Date() < giveUp else {
                 child.kill()
-                throw StartError(
-                    description: "redis-server did not start: \(child.stdout.text)")
+                // All it printed, read to the end (the reason may still be in the pipe).
+                let printed = child.stdout.waitForEnd(timeoutSeconds: 5)
+                throw StartError(description: "redis-server did not start: \(printed)")
             }
             usleep(20_000)
         }

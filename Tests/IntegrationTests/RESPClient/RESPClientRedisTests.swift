@@ -204,7 +204,9 @@ import Transport
         }
         #expect(hidden.count == 1)
         guard let connection = hidden.first else { return }
-        try await Task.sleep(for: .milliseconds(2500))
+        // The server closes a client idle for more than 1 s, counted in whole seconds and
+        // looked at every 100 ms: within about 2.1 s.
+        try await Task.sleep(for: .milliseconds(3500))
         // Sent from the hidden connection's own loop, so its pool is the one asked.
         let started = Deadline.now
         let answer = await withCheckedContinuation { continuation in
