@@ -1,5 +1,6 @@
-// AES-256-GCM through the default provider's own cipher functions, looked up once by
-// OSSL_PROVIDER_query_operation, instead of the EVP_CIPHER_CTX calls that wrap them.
+// AES-256-GCM through the provider's own cipher functions (the provider EVP_CIPHER_fetch
+// picks: the default one unless OpenSSL's configuration says otherwise), looked up once
+// by OSSL_PROVIDER_query_operation, instead of the EVP_CIPHER_CTX calls that wrap them.
 // On OpenSSL 3.0 every EVP_EncryptInit_ex2 that sets a nonce asks the provider for the
 // IV length (a parameter lookup by name, string compares), and reading or setting the
 // tag through EVP_CIPHER_CTX_ctrl builds a parameter array: about a third of a seal of a
@@ -54,6 +55,8 @@ static int names_include(const char *names, const char *name) {
 }
 
 static void find_gcm(void) {
+    // Whatever the lookup leaves on this thread's error queue goes, and nothing else.
+    ERR_set_mark();
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
     const OSSL_PROVIDER *provider = cipher != NULL ? EVP_CIPHER_get0_provider(cipher) : NULL;
     int no_cache = 0;
@@ -99,7 +102,7 @@ static void find_gcm(void) {
     } else {
         EVP_CIPHER_free(cipher);
     }
-    ERR_clear_error();
+    ERR_pop_to_mark();
 }
 
 // The opaque type is the provider's own context.

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-/// An AES-256-GCM context of OpenSSL's default provider, keyed; opaque to Swift. One
-/// thread at a time.
+/// An AES-256-GCM context of OpenSSL's provider (the default one unless configured
+/// otherwise), keyed; opaque to Swift. One thread at a time.
 typedef struct tokenswap_gcm_context tokenswap_gcm_context;
 
 /// A context keyed with the 32 bytes at `key`, or NULL when OpenSSL fails. Free it with
