@@ -57,7 +57,7 @@ extension UpstreamConnection {
             }
         }
         state = .exchanging
-        channel.handledFirst = false
+        channel.markBusy()
         reader = ResponseReader(method: method, limits: limits)
         exchangeCompletion = completion
         deadline.set(exchangeDeadline) { [self] in
@@ -162,8 +162,7 @@ extension UpstreamConnection {
                 keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
             if reusable {
                 state = .idle
-                idleSinceWait = loop.wait
-                channel.handledFirst = true
+                channel.markIdle()
                 deadline.set(.after(seconds: idleTimeoutSeconds)) { [self] in
                     if state == .idle { close() }
                 }

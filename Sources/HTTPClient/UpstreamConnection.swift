@@ -33,15 +33,11 @@ final class UpstreamConnection: @unchecked Sendable {
     private var decryptScratch: [UInt8] = []
     /// Requests answered on this connection so far; above 0 it is a reused connection.
     var completedExchanges = 0
-    /// The loop's `wait` when the connection last went idle.
-    var idleSinceWait: UInt64 = 0
-
     /// Whether the server may have closed this idle, reused connection without the loop
-    /// having handed the close over yet: unless it went idle before a complete wait whose
-    /// first pass has run (`EventLoop.closesSeenThrough`: a close or stray bytes that came
-    /// before that wait have retired it already). Then `exchange` looks before writing.
+    /// having handed the close over yet (`SocketChannel.mayHoldUnseenClose`). Then
+    /// `exchange` looks before writing.
     var mayHaveUnseenClose: Bool {
-        completedExchanges > 0 && idleSinceWait >= loop.closesSeenThrough
+        completedExchanges > 0 && channel.mayHoldUnseenClose
     }
     let deadline: ConnectionDeadline
 

@@ -49,14 +49,11 @@ final class RESPConnection: @unchecked Sendable {
     /// Every command up to this id was taken by the kernel (sends complete in order).
     private var writtenThrough: UInt64 = 0
     private var answered = 0
-    /// The loop's `wait` when the last command in flight was answered.
-    var idleSinceWait: UInt64 = 0
-
     /// Whether the server may have closed this idle connection without the loop having
-    /// handed the close over yet: unless it went idle before a complete wait whose first
-    /// pass has run (`EventLoop.closesSeenThrough`). Then `enqueue` looks before writing.
+    /// handed the close over yet (`SocketChannel.mayHoldUnseenClose`). Then `enqueue`
+    /// looks before writing.
     var mayHaveUnseenClose: Bool {
-        inFlight.isEmpty && answered > 0 && idleSinceWait >= loop.closesSeenThrough
+        inFlight.isEmpty && answered > 0 && channel.mayHoldUnseenClose
     }
 
     /// The one deadline timer, armed for the earliest deadline among the commands in
@@ -213,7 +210,7 @@ final class RESPConnection: @unchecked Sendable {
         nextID += 1
         let id = nextID
         inFlight.append(InFlight(id: id, command: command))
-        channel.handledFirst = false
+        channel.markBusy()
         guard state == .settingUp || state == .ready else {
             return close(.connectionClosed)
         }
@@ -286,8 +283,7 @@ final class RESPConnection: @unchecked Sendable {
             answered += 1
             if inFlight.isEmpty {
                 // Idle from here, before the completion may send the next command.
-                idleSinceWait = loop.wait
-                channel.handledFirst = true
+                channel.markIdle()
             }
             if case .error(let message) = reply {
                 head.command.fail(.server(message: RESPError.safeServerMessage(message)))

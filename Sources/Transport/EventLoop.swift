@@ -39,7 +39,7 @@ package final class EventLoop: @unchecked Sendable {
     /// with the same count ran after the same wait (read on the loop only).
     package private(set) var wait: UInt64 = 0
     /// The latest wait whose batch held every ready socket and whose first pass (hang-ups,
-    /// and every event of a channel `handledFirst`) has run: every close, and every byte,
+    /// and every event of a channel `isIdle`) has run: every close, and every byte,
     /// that reached such a channel before that wait has been handled. 0 while a first pass
     /// runs, and after a wait that failed or filled the whole batch (some sockets may not
     /// have been reported), until the next complete one (read on the loop only).
@@ -199,7 +199,8 @@ package final class EventLoop: @unchecked Sendable {
         var batch = [SocketChannel?](repeating: nil, count: Self.batchSize)
         while true {
             let timeout = waitMilliseconds()
-            let count = Int(tokenswap_epoll_wait(epollFD, &fds, &ready, Int32(Self.batchSize), timeout))
+            let count = Int(
+                tokenswap_epoll_wait(epollFD, &fds, &ready, Int32(Self.batchSize), timeout))
             closesSeenThrough = 0
             pending.withLock { $0.sleeping = false }
             guard count >= 0 else { continue }  // EINTR: nothing was reported
@@ -213,12 +214,12 @@ package final class EventLoop: @unchecked Sendable {
                 }
             }
             // First pass: hang-ups, and every event of an idle pooled connection
-            // (`handledFirst`), before any other event and before the work they queue, so
+            // (`isIdle`), before any other event and before the work they queue, so
             // a close or stray bytes that arrived before the wait retire the connection
             // before a request can take it (HTTPClient's and RESPClient's look before
             // writing relies on it, through `closesSeenThrough`).
             for i in 0..<count where ready[i] != 0 {
-                guard let channel = batch[i], ready[i] & 4 != 0 || channel.handledFirst else {
+                guard let channel = batch[i], ready[i] & 4 != 0 || channel.isIdle else {
                     continue
                 }
                 channel.handle(readable: ready[i] & 1 != 0, writable: ready[i] & 2 != 0)

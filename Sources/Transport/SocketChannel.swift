@@ -28,10 +28,30 @@ package final class SocketChannel: @unchecked Sendable {
     private var wantsWrite = false
     private var watched = false
     package private(set) var isClosed = false
-    /// The loop hands this channel's events over before the other events of a wait (an
-    /// idle pooled connection: a close or stray bytes retire it before a request of the
-    /// same wait can take it; `EventLoop.closesSeenThrough`). On the loop.
-    package var handledFirst = false
+    /// Idle in a pool (`markIdle`): the loop hands its events over before the other events
+    /// of a wait, so a close or stray bytes retire it before a request of the same wait can
+    /// take it (`EventLoop.closesSeenThrough`). On the loop.
+    package private(set) var isIdle = false
+    /// The loop's `wait` when the channel last went idle (tests set it past every wait).
+    package var idleSinceWait: UInt64 = 0
+
+    /// Marks the channel idle in its pool from now on (above).
+    package func markIdle() {
+        isIdle = true
+        idleSinceWait = loop.wait
+    }
+
+    /// Marks the channel in use again (a request or command is about to be written).
+    package func markBusy() {
+        isIdle = false
+    }
+
+    /// Whether a close (or stray bytes) may have reached this idle channel without the loop
+    /// having handed it over yet: unless it went idle before a complete wait whose first
+    /// pass has run. Then its owner looks at the socket before writing.
+    package var mayHoldUnseenClose: Bool {
+        idleSinceWait >= loop.closesSeenThrough
+    }
 
     private var readHandler: (() -> Void)?
     private var writableWaiter: (() -> Void)?

@@ -17,7 +17,7 @@ import Transport
         await withCheckedContinuation { continuation in
             connection.loop.execute {
                 connection.channel.pauseReading()
-                connection.idleSinceWait = .max
+                connection.channel.idleSinceWait = .max
                 continuation.resume()
             }
         }
@@ -26,6 +26,30 @@ import Transport
     /// The server closes the pooled connection while it is idle; the next request goes on
     /// another. Seen by the idle watch, or, with the close hidden from the loop, by the look
     /// before writing (the request then retried as never sent).
+    /// A client with one connection of its own (a pool of one) to a stub started with
+    /// `stubArguments`, and a GET to send on it; the test shuts the client down.
+    struct OneConnection {
+        let stub: UpstreamStub
+        let client: HTTPClient
+        let connection: UpstreamConnection
+        let deadline = Deadline.after(seconds: 5)
+        let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+        init(stubArguments: [String] = []) async throws {
+            stub = try await UpstreamStub.start(arguments: stubArguments)
+            client = try HTTPClient()
+            let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
+            let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
+            do {
+                connection = try await client.open(
+                    pool, on: client.group.next(), deadline: deadline)
+            } catch {
+                client.shutdown()
+                throw error
+            }
+        }
+    }
+
     @Test(arguments: [false, true], [false, true])
     func closedPooledConnectionIsNotUsed(tls: Bool, hiddenFromTheLoop: Bool) async throws {
         let stub = try await UpstreamStub.start(
@@ -58,14 +82,10 @@ import Transport
     }
 
     @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
-        let stub = try await UpstreamStub.start(arguments: ["--idle-close-ms", "3000"])
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
-        let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
-        let deadline = Deadline.after(seconds: 5)
-        let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
-        let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        let one = try await OneConnection(stubArguments: ["--idle-close-ms", "3000"])
+        defer { one.client.shutdown() }
+        let (client, connection, deadline) = (one.client, one.connection, one.deadline)
+        let wire = one.wire
         let first = await client.exchange(
             on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
         guard case .success(let answer) = first else {
@@ -88,14 +108,9 @@ import Transport
     /// hold a close the loop has not handed over yet (the look is made); once the loop has
     /// waited again, any close that came before has been handed over (no look).
     @Test func aConnectionLooksBeforeWritingOnlyUntilTheLoopWaitsAgain() async throws {
-        let stub = try await UpstreamStub.start()
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        let origin = Origin(scheme: .http, host: "127.0.0.1", port: stub.port)
-        let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
-        let deadline = Deadline.after(seconds: 5)
-        let connection = try await client.open(pool, on: client.group.next(), deadline: deadline)
-        let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        let one = try await OneConnection()
+        defer { one.client.shutdown() }
+        let (connection, deadline, wire) = (one.connection, one.deadline, one.wire)
         let atOnce = await withCheckedContinuation { continuation in
             connection.loop.execute {
                 connection.exchange(wire, method: .get, deadline: deadline) { result in
@@ -112,7 +127,7 @@ import Transport
                 connection.loop.execute {
                     continuation.resume(
                         returning: (
-                            connection.loop.wait > connection.idleSinceWait,
+                            connection.loop.wait > connection.channel.idleSinceWait,
                             connection.mayHaveUnseenClose
                         ))
                 }

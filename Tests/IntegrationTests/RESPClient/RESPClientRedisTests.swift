@@ -196,7 +196,7 @@ import Transport
                     let connections = pool.readyConnections
                     for connection in connections {
                         connection.channel.pauseReading()
-                        connection.idleSinceWait = .max
+                        connection.channel.idleSinceWait = .max
                     }
                     continuation.resume(returning: connections)
                 }
@@ -245,7 +245,7 @@ import Transport
                     let connection = pool.readyConnections[0]
                     continuation.resume(
                         returning: (
-                            loop.wait > connection.idleSinceWait, connection.mayHaveUnseenClose
+                            loop.wait > connection.channel.idleSinceWait, connection.mayHaveUnseenClose
                         ))
                 }
             }

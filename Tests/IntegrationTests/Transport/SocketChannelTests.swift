@@ -109,7 +109,7 @@ import Transport
     }
 
     /// A wait that finds one socket readable, another whose peer closed and a third
-    /// marked `handledFirst` readable, in that order, hands the hang-up and the marked one
+    /// marked idle (`markIdle`) readable, in that order, hands the hang-up and the marked one
     /// over first: a pooled connection the server closed, or sent stray bytes on, is
     /// retired before a request in the same wait could take it. While that first pass runs
     /// `closesSeenThrough` promises nothing (0); after it, it names the wait.
@@ -128,7 +128,7 @@ import Transport
                 list.append(channel)
                 return names[list.count - 1]
             }
-            channel.handledFirst = name == "marked"
+            if name == "marked" { channel.markIdle() }
             var buffer: [UInt8] = []
             channel.setReadHandler {
                 handled.withLock { $0.append((name, loop.wait, loop.closesSeenThrough)) }
