@@ -129,7 +129,13 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore"]),
         .testTarget(name: "RESPClientTests", dependencies: ["RESPClient"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
+        .testTarget(
+            name: "SealingTests",
+            dependencies: [
+                "Sealing", "TestSupport",
+                // Signatures made elsewhere, for the ES256 check (tests only).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Crypto signs the DPoP proofs the service checks (CONTRACT §13): a test's key, not
         // the service's code.
         .testTarget(

@@ -1,8 +1,17 @@
-// ES256 through OpenSSL's EC_KEY and ECDSA_do_verify. These are deprecated in OpenSSL 3
-// in favour of EVP_PKEY_fromdata and EVP_DigestVerify, but on OpenSSL 3.0 importing a
-// public key through the provider interface costs more than the signature check itself
-// (`scripts/bench dpop`); CONTRACT §13 allows a DPoP refresh one check plus 10 %. The
-// low-level calls still run OpenSSL's own constant-time P-256 code.
+// ES256 (RFC 7518 §3.4) on OpenSSL's P-256 arithmetic. The key is an EC_POINT, checked
+// to be on the curve once when made. A signature is checked by the ECDSA verification
+// equation (SEC 1 v2 §4.1.4) over OpenSSL's calls rather than by ECDSA_do_verify, which
+// spends a sixth of its time on two steps a check on public values does not need: s⁻¹ by
+// the constant-time ladder made for signing, and the sum point's affine x by a field
+// inversion. Here s⁻¹ comes from p256_order.c (variable time, each result confirmed
+// through BN_mod_mul), u₁·G + u₂·Q from EC_POINT_mul (OpenSSL's own P-256 code, its
+// generator table), and the sum's x is compared in Jacobian coordinates: x = X/Z², so
+// r is right when X ≡ r·Z² (mod p), or X ≡ (r + n)·Z² when r + n < p. About 51 µs
+// against ECDSA_do_verify's 59 on the reference machine (BENCHMARKS.md, `scripts/bench
+// dpop`); CONTRACT §13 allows a DPoP refresh one check plus 10 %. Wycheproof's P-256
+// vectors and a comparison with swift-crypto's signatures test it (SealingTests).
+// EC_POINT_get_Jprojective_coordinates_GFp is deprecated in OpenSSL 3, kept there for
+// exactly this use.
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <pthread.h>
@@ -10,7 +19,6 @@
 
 #include <openssl/bn.h>
 #include <openssl/ec.h>
-#include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/obj_mac.h>
 #include <openssl/sha.h>
@@ -19,16 +27,35 @@
 
 enum { coordinate_bytes = 32, digest_bytes = 32 };
 
-// P-256, made once and only read afterwards (EC_KEY_set_group copies the group), and the
-// key of each thread's signature value (below).
+
+// One thread's numbers for a check, made at its first check and reused for every later
+// one (BN_bin2bn and BN_mod_mul write into an existing BIGNUM's words), so a check
+// allocates only inside EC_POINT_mul; freed when the thread ends.
+typedef struct {
+    BN_CTX *context;
+    BIGNUM *r, *s, *w, *digest, *u1, *u2, *x, *z, *scratch;
+    EC_POINT *sum;
+} check_state;
+
+// P-256, made once and only read afterwards, and the key of each thread's check state.
 static EC_GROUP *p256;
-static pthread_key_t signature_key;
-static int signature_key_made;
+static pthread_key_t check_state_key;
+static int check_state_key_made;
 static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
-static void free_signature_value(void *value) { ECDSA_SIG_free(value); }
+
+static void free_check_state(void *value) {
+    check_state *state = value;
+    BN_CTX_free(state->context);
+    BIGNUM *numbers[] = {state->r, state->s, state->w, state->digest, state->u1,
+                         state->u2, state->x, state->z, state->scratch};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) BN_free(numbers[i]);
+    EC_POINT_free(state->sum);
+    OPENSSL_free(state);
+}
+
 static void make_p256(void) {
     p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
-    signature_key_made = pthread_key_create(&signature_key, free_signature_value) == 0;
+    check_state_key_made = pthread_key_create(&check_state_key, free_check_state) == 0;
 }
 
 static const EC_GROUP *p256_group(void) {
@@ -36,10 +63,33 @@ static const EC_GROUP *p256_group(void) {
     return p256;
 }
 
+static check_state *this_threads_check_state(const EC_GROUP *group) {
+    if (!check_state_key_made) return NULL;
+    check_state *state = pthread_getspecific(check_state_key);
+    if (state != NULL) return state;
+    state = OPENSSL_zalloc(sizeof *state);
+    if (state == NULL) return NULL;
+    state->context = BN_CTX_new();
+    BIGNUM **numbers[] = {&state->r, &state->s, &state->w, &state->digest, &state->u1,
+                          &state->u2, &state->x, &state->z, &state->scratch};
+    int made = state->context != NULL;
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        *numbers[i] = BN_new();
+        made = made && *numbers[i] != NULL;
+    }
+    state->sum = EC_POINT_new(group);
+    if (!made || state->sum == NULL || pthread_setspecific(check_state_key, state) != 0) {
+        free_check_state(state);
+        return NULL;
+    }
+    return state;
+}
+
 // The point (x, y), or NULL unless both coordinates are below the field prime and the
 // point is on the curve (EC_POINT_set_affine_coordinates checks the equation itself and
-// fails with EC_R_POINT_IS_NOT_ON_CURVE, so no second check follows; it would reduce a
-// coordinate at or above the prime, so that is refused first).
+// fails with EC_R_POINT_IS_NOT_ON_CURVE; it would reduce a coordinate at or above the
+// prime, so that is refused first). P-256 has cofactor 1, so a point on the curve other
+// than infinity (which has no affine coordinates) is in the group of order n.
 static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const unsigned char *y) {
     const BIGNUM *prime = EC_GROUP_get0_field(group);
     BIGNUM *bx = BN_bin2bn(x, coordinate_bytes, NULL);
@@ -57,56 +107,56 @@ static EC_POINT *p256_point(const EC_GROUP *group, const unsigned char *x, const
     return point;
 }
 
-// The opaque type is OpenSSL's EC_KEY itself.
+// The opaque type is OpenSSL's EC_POINT itself.
 struct tokenswap_p256_key;
 
 tokenswap_p256_key *tokenswap_p256_key_new(const unsigned char *x, const unsigned char *y) {
     const EC_GROUP *group = p256_group();
     EC_POINT *point = group != NULL ? p256_point(group, x, y) : NULL;
-    EC_KEY *key = point != NULL ? EC_KEY_new() : NULL;
-    int made = key != NULL && EC_KEY_set_group(key, group) == 1
-        && EC_KEY_set_public_key(key, point) == 1;
-    EC_POINT_free(point);
     ERR_clear_error();
-    if (!made) {
-        EC_KEY_free(key);
-        return NULL;
-    }
-    return (tokenswap_p256_key *)key;
+    return (tokenswap_p256_key *)point;
 }
 
 void tokenswap_p256_key_free(tokenswap_p256_key *key) {
-    EC_KEY_free((EC_KEY *)key);
+    EC_POINT_free((EC_POINT *)key);
 }
 
-// JWS's fixed r‖s (RFC 7518 §3.4) as OpenSSL's signature value; r and s out of range
-// are refused by ECDSA_do_verify. Each thread keeps one value and writes every signature
-// into its two numbers (BN_bin2bn into an existing BIGNUM reuses its words), so a check
-// allocates no ECDSA_SIG and no BIGNUM; the value is freed when its thread ends.
-static ECDSA_SIG *signature_value(const unsigned char *signature) {
-    if (!signature_key_made) return NULL;
-    ECDSA_SIG *value = pthread_getspecific(signature_key);
-    if (value == NULL) {
-        value = ECDSA_SIG_new();
-        BIGNUM *r = BN_new();
-        BIGNUM *s = BN_new();
-        if (value == NULL || r == NULL || s == NULL || ECDSA_SIG_set0(value, r, s) != 1) {
-            BN_free(r);
-            BN_free(s);
-            ECDSA_SIG_free(value);
-            return NULL;
-        }
-        if (pthread_setspecific(signature_key, value) != 0) {
-            ECDSA_SIG_free(value);
-            return NULL;
-        }
-    }
-    BIGNUM *r = (BIGNUM *)ECDSA_SIG_get0_r(value);
-    BIGNUM *s = (BIGNUM *)ECDSA_SIG_get0_s(value);
-    if (BN_bin2bn(signature, coordinate_bytes, r) == NULL
-        || BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, s) == NULL)
-        return NULL;
-    return value;
+// Whether r‖s is a signature of the digest by the point (SEC 1 v2 §4.1.4, steps 1 and
+// 4-8; the digest is exactly as long as n, so it is taken whole).
+static int signature_holds(
+    const EC_GROUP *group, check_state *state, const EC_POINT *key,
+    const unsigned char digest[digest_bytes], const unsigned char *signature) {
+    const BIGNUM *n = EC_GROUP_get0_order(group);
+    const BIGNUM *p = EC_GROUP_get0_field(group);
+    BN_CTX *context = state->context;
+    BIGNUM *r = state->r, *s = state->s, *w = state->w, *scratch = state->scratch;
+    unsigned char inverse[coordinate_bytes];
+    // 1 ≤ r, s < n.
+    if (n == NULL || p == NULL || BN_bin2bn(signature, coordinate_bytes, r) == NULL
+        || BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, s) == NULL
+        || BN_is_zero(r) || BN_cmp(r, n) >= 0 || BN_is_zero(s) || BN_cmp(s, n) >= 0)
+        return 0;
+    // w = s⁻¹ mod n, confirmed; BN_mod_inverse should p256_order.c ever be wrong.
+    if (tokenswap_p256_order_inverse(signature + coordinate_bytes, inverse) != 1
+        || BN_bin2bn(inverse, coordinate_bytes, w) == NULL
+        || BN_mod_mul(scratch, s, w, n, context) != 1)
+        return 0;
+    if (!BN_is_one(scratch) && BN_mod_inverse(w, s, n, context) == NULL) return 0;
+    // R = u₁·G + u₂·Q with u₁ = e·w, u₂ = r·w; R = ∞ is a wrong signature.
+    if (BN_bin2bn(digest, digest_bytes, state->digest) == NULL
+        || BN_mod_mul(state->u1, state->digest, w, n, context) != 1
+        || BN_mod_mul(state->u2, r, w, n, context) != 1
+        || EC_POINT_mul(group, state->sum, state->u1, key, state->u2, context) != 1
+        || EC_POINT_is_at_infinity(group, state->sum))
+        return 0;
+    // x(R) mod n = r: the affine x is X/Z², below p, so it is r or (when r + n < p) r + n.
+    BIGNUM *x = state->x, *zz = state->z;
+    if (EC_POINT_get_Jprojective_coordinates_GFp(group, state->sum, x, NULL, zz, context) != 1
+        || BN_mod_sqr(zz, zz, p, context) != 1 || BN_mod_mul(scratch, r, zz, p, context) != 1)
+        return 0;
+    if (BN_cmp(scratch, x) == 0) return 1;
+    return BN_add(scratch, r, n) == 1 && BN_cmp(scratch, p) < 0
+        && BN_mod_mul(scratch, scratch, zz, p, context) == 1 && BN_cmp(scratch, x) == 0;
 }
 
 int tokenswap_es256_verify(
@@ -114,14 +164,15 @@ int tokenswap_es256_verify(
     const unsigned char *signature) {
     unsigned char digest[digest_bytes];
     SHA256_CTX context;
-    ECDSA_SIG *value = key != NULL && p256_group() != NULL ? signature_value(signature) : NULL;
+    const EC_GROUP *group = key != NULL ? p256_group() : NULL;
+    check_state *state = group != NULL ? this_threads_check_state(group) : NULL;
     // SHA-256 by the low-level calls, as sha256.c does: EVP_Digest would allocate and set
     // up a digest context for every proof.
-    int valid = value != NULL && SHA256_Init(&context) == 1
+    int valid = state != NULL && SHA256_Init(&context) == 1
         && SHA256_Update(&context, message, message_length) == 1
         && SHA256_Final(digest, &context) == 1
-        && ECDSA_do_verify(digest, digest_bytes, value, (EC_KEY *)key) == 1;
-    // A refused signature leaves entries on this thread's queue; TLS on the same thread
+        && signature_holds(group, state, (const EC_POINT *)key, digest, signature);
+    // A refused signature may leave entries on this thread's queue; TLS on the same thread
     // reads that queue for its own failures (TLSErrorQueue), so none may linger. A valid
     // one leaves none: the queue is only cleared (all its slots walked) when it holds one.
     if (ERR_peek_error() != 0) ERR_clear_error();

@@ -11,13 +11,13 @@ import COpenSSL
 package struct P256PublicKey: Sendable, Hashable {
     package static let coordinateByteCount = 32
     /// JWS's ES256 signature: r‖s, each a 32-byte big-endian integer (RFC 7518 §3.4), not
-    /// the DER form OpenSSL verifies; the conversion happens inside.
+    /// DER; es256.c reads the two numbers directly.
     package static let signatureByteCount = 64
 
     package let x: [UInt8]
     package let y: [UInt8]
-    /// OpenSSL's form of the key, made (and the point checked) once: every signature
-    /// checked by this key reuses it.
+    /// OpenSSL's form of the key (an `EC_POINT`), made (and the point checked) once:
+    /// every signature checked by this key reuses it.
     private let verifier: Verifier
 
     /// The key with these coordinates, or nil when either is not 32 bytes or the point is
@@ -73,9 +73,9 @@ package struct P256PublicKey: Sendable, Hashable {
         hasher.combine(y)
     }
 
-    /// Owns the `EC_KEY`. `@unchecked Sendable` is sound because the key is set once in
-    /// `init`, OpenSSL only reads it while verifying (openssl-threads(7): a key may be
-    /// shared between threads for read-only operations), and it is freed only in `deinit`.
+    /// Owns the `EC_POINT`. `@unchecked Sendable` is sound because the point is set once
+    /// in `init`, OpenSSL only reads it while verifying (`EC_POINT_mul` takes it `const`;
+    /// each thread computes in its own numbers, es256.c), and it is freed only in `deinit`.
     private final class Verifier: @unchecked Sendable {
         let key: OpaquePointer
 

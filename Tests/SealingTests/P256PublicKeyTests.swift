@@ -1,4 +1,5 @@
 import COpenSSL
+import Crypto
 import Testing
 
 @testable import Sealing
@@ -114,6 +115,63 @@ import Testing
         let gy = Hex.decode("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")!
         let other = try #require(P256PublicKey(x: gx, y: gy))
         #expect(!other.verifies(signature: Self.signature, of: Self.message))
+    }
+
+    /// Every Wycheproof P-256 SHA-256 P1363 test, each key's tests in turn: valid signatures
+    /// (high and low s, small r and s, x(R) at or above n) verify, and every broken one
+    /// (r or s zero, n, p or beyond, the wrong length, s⁻¹ edge cases, a sum at infinity)
+    /// is refused without an OpenSSL error left behind.
+    @Test(arguments: WycheproofP256.keys)
+    func wycheproofVectors(_ vectors: WycheproofP256Key) throws {
+        let x = try #require(Hex.decode(vectors.x))
+        let y = try #require(Hex.decode(vectors.y))
+        let key = try #require(P256PublicKey(x: x, y: y))
+        for test in vectors.tests {
+            let message = try #require(Hex.decode(test.message))
+            let signature = try #require(Hex.decode(test.signature))
+            #expect(
+                key.verifies(signature: signature, of: message) == test.valid,
+                "tcId \(test.id): \(test.comment)")
+        }
+        #expect(ERR_peek_error() == 0)
+    }
+
+    /// Signatures made by swift-crypto (BoringSSL's P-256 on Linux), each key new, each
+    /// message of another length: every one verifies, so does its high-s twin (n − s, the
+    /// same signature for ECDSA), and the same signature with one bit flipped, of another
+    /// message or by another key does not.
+    @Test func agreesWithSignaturesMadeBySwiftCrypto() throws {
+        let order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+        var generator = SystemRandomNumberGenerator()
+        var wrong: [String] = []
+        for round in 0..<300 {
+            let signer = P256.Signing.PrivateKey()
+            let point = signer.publicKey.rawRepresentation
+            let key = try #require(
+                P256PublicKey(x: Array(point.prefix(32)), y: Array(point.suffix(32))))
+            let message = (0..<(round % 97)).map { _ in UInt8.random(in: 0...255, using: &generator)
+            }
+            let signature = Array(try signer.signature(for: message).rawRepresentation)
+            let r = Array(signature.prefix(32))
+            let highS = r + P256OrderInverseTests.subtract(Array(signature.suffix(32)), from: order)
+            var flipped = signature
+            flipped[Int.random(in: 0..<64, using: &generator)] ^=
+                1 << UInt8.random(in: 0..<8, using: &generator)
+            let otherKey = P256.Signing.PrivateKey().publicKey.rawRepresentation
+            let other = try #require(
+                P256PublicKey(x: Array(otherKey.prefix(32)), y: Array(otherKey.suffix(32))))
+            if !key.verifies(signature: signature, of: message) { wrong.append("\(round): valid") }
+            if !key.verifies(signature: highS, of: message) { wrong.append("\(round): high s") }
+            if key.verifies(signature: flipped, of: message) { wrong.append("\(round): flipped") }
+            if key.verifies(signature: signature, of: message + [0]) {
+                wrong.append("\(round): message")
+            }
+            if other.verifies(signature: signature, of: message) {
+                wrong.append("\(round): other key")
+            }
+        }
+        #expect(wrong == [])
+        #expect(ERR_peek_error() == 0)
     }
 
     @Test func thumbprintMatchesRFC7638ComputedElsewhere() {

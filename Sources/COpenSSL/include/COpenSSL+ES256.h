@@ -1,12 +1,12 @@
 // ES256 (RFC 7518 §3.4) for DPoP proofs (CONTRACT §13): a P-256 public key from its JWK
-// coordinates and an ECDSA P-256 SHA-256 check of a JWS signature (es256.c says why it
-// uses OpenSSL's EC_KEY calls).
+// coordinates and an ECDSA P-256 SHA-256 check of a JWS signature (es256.c says how it
+// uses OpenSSL's P-256 arithmetic, p256_order.c the inverse modulo the group order).
 #ifndef C_OPENSSL_ES256_H
 #define C_OPENSSL_ES256_H
 
 #include <stddef.h>
 
-/// An OpenSSL P-256 public key (an `EC_KEY`), opaque to Swift.
+/// An OpenSSL P-256 public key (an `EC_POINT`), opaque to Swift.
 typedef struct tokenswap_p256_key tokenswap_p256_key;
 
 /// The key (x, y), two 32-byte big-endian coordinates, or NULL unless it is a point on
@@ -23,5 +23,11 @@ void tokenswap_p256_key_free(tokenswap_p256_key *key);
 int tokenswap_es256_verify(
     const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
     const unsigned char *signature);
+
+/// Writes x⁻¹ mod n, n the order of P-256, into the 32 bytes at `inverse` and returns 1,
+/// for `x` 32 big-endian bytes with 0 < x < n; returns 0 for any other x. Variable time:
+/// for public values only (a signature's s). Used by `tokenswap_es256_verify`; declared
+/// here for its tests.
+int tokenswap_p256_order_inverse(const unsigned char *x, unsigned char *inverse);
 
 #endif
