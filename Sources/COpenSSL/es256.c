@@ -4,7 +4,7 @@
 // spends a sixth of its time on two steps a check on public values does not need: s⁻¹ by
 // the constant-time ladder made for signing, and the sum point's affine x by a field
 // inversion. Here s⁻¹ comes from p256_order.c (variable time, each result confirmed
-// through BN_mod_mul), u₁·G + u₂·Q from EC_POINT_mul (OpenSSL's own P-256 code, its
+// by a Montgomery product), u₁·G + u₂·Q from EC_POINT_mul (OpenSSL's own P-256 code, its
 // generator table), and the sum's x is compared in Jacobian coordinates: x = X/Z², so
 // r is right when X ≡ r·Z² (mod p), or X ≡ (r + n)·Z² when r + n < p. About 51 µs
 // against ECDSA_do_verify's 59 on the reference machine (BENCHMARKS.md, `scripts/bench
@@ -29,7 +29,7 @@ enum { coordinate_bytes = 32, digest_bytes = 32 };
 
 
 // One thread's numbers for a check, made at its first check and reused for every later
-// one (BN_bin2bn and BN_mod_mul write into an existing BIGNUM's words), so a check
+// one (BN_bin2bn and the Montgomery products write into an existing BIGNUM's words), so a check
 // allocates only inside EC_POINT_mul; freed when the thread ends.
 typedef struct {
     BN_CTX *context;
@@ -37,8 +37,10 @@ typedef struct {
     EC_POINT *sum;
 } check_state;
 
-// P-256, made once and only read afterwards, and the key of each thread's check state.
+// P-256 and the Montgomery set-ups of its order n and field prime p, made once and only
+// read afterwards, and the key of each thread's check state.
 static EC_GROUP *p256;
+static BN_MONT_CTX *order_montgomery, *field_montgomery;
 static pthread_key_t check_state_key;
 static int check_state_key_made;
 static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
@@ -53,9 +55,27 @@ static void free_check_state(void *value) {
     OPENSSL_free(state);
 }
 
+static BN_MONT_CTX *montgomery_of(const BIGNUM *modulus, BN_CTX *context) {
+    BN_MONT_CTX *montgomery = modulus != NULL ? BN_MONT_CTX_new() : NULL;
+    if (montgomery != NULL && BN_MONT_CTX_set(montgomery, modulus, context) != 1) {
+        BN_MONT_CTX_free(montgomery);
+        return NULL;
+    }
+    return montgomery;
+}
+
 static void make_p256(void) {
-    p256 = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    BN_CTX *context = BN_CTX_new();
+    order_montgomery = group && context ? montgomery_of(EC_GROUP_get0_order(group), context) : NULL;
+    field_montgomery = group && context ? montgomery_of(EC_GROUP_get0_field(group), context) : NULL;
+    BN_CTX_free(context);
     check_state_key_made = pthread_key_create(&check_state_key, free_check_state) == 0;
+    if (order_montgomery == NULL || field_montgomery == NULL) {
+        EC_GROUP_free(group);
+        group = NULL;
+    }
+    p256 = group;
 }
 
 static const EC_GROUP *p256_group(void) {
@@ -122,7 +142,8 @@ void tokenswap_p256_key_free(tokenswap_p256_key *key) {
 }
 
 // Whether r‖s is a signature of the digest by the point (SEC 1 v2 §4.1.4, steps 1 and
-// 4-8; the digest is exactly as long as n, so it is taken whole).
+// 4-8; the digest is exactly as long as n, so it is taken whole). Products modulo n and p
+// are Montgomery products (a·b·2⁻²⁵⁶), the inverse comes in that form already.
 static int signature_holds(
     const EC_GROUP *group, check_state *state, const EC_POINT *key,
     const unsigned char digest[digest_bytes], const unsigned char *signature) {
@@ -136,27 +157,37 @@ static int signature_holds(
         || BN_bin2bn(signature + coordinate_bytes, coordinate_bytes, s) == NULL
         || BN_is_zero(r) || BN_cmp(r, n) >= 0 || BN_is_zero(s) || BN_cmp(s, n) >= 0)
         return 0;
-    // w = s⁻¹ mod n, confirmed; BN_mod_inverse should p256_order.c ever be wrong.
-    if (tokenswap_p256_order_inverse(signature + coordinate_bytes, inverse) != 1
+    // w = s⁻¹·2²⁵⁶ mod n, confirmed by s·w·2⁻²⁵⁶ = 1; BN_mod_inverse should p256_order.c
+    // ever be wrong.
+    if (tokenswap_p256_order_inverse(signature + coordinate_bytes, inverse, 1) != 1
         || BN_bin2bn(inverse, coordinate_bytes, w) == NULL
-        || BN_mod_mul(scratch, s, w, n, context) != 1)
+        || BN_mod_mul_montgomery(scratch, s, w, order_montgomery, context) != 1)
         return 0;
-    if (!BN_is_one(scratch) && BN_mod_inverse(w, s, n, context) == NULL) return 0;
-    // R = u₁·G + u₂·Q with u₁ = e·w, u₂ = r·w; R = ∞ is a wrong signature.
+    if (!BN_is_one(scratch)
+        && (BN_mod_inverse(w, s, n, context) == NULL
+            || BN_to_montgomery(w, w, order_montgomery, context) != 1))
+        return 0;
+    // R = u₁·G + u₂·Q with u₁ = e·s⁻¹, u₂ = r·s⁻¹ (the digest e < 2²⁵⁶, so e·w < n·2²⁵⁶
+    // as a Montgomery product needs); R = ∞ is a wrong signature.
     if (BN_bin2bn(digest, digest_bytes, state->digest) == NULL
-        || BN_mod_mul(state->u1, state->digest, w, n, context) != 1
-        || BN_mod_mul(state->u2, r, w, n, context) != 1
+        || BN_mod_mul_montgomery(state->u1, state->digest, w, order_montgomery, context) != 1
+        || BN_mod_mul_montgomery(state->u2, r, w, order_montgomery, context) != 1
         || EC_POINT_mul(group, state->sum, state->u1, key, state->u2, context) != 1
         || EC_POINT_is_at_infinity(group, state->sum))
         return 0;
     // x(R) mod n = r: the affine x is X/Z², below p, so it is r or (when r + n < p) r + n.
+    // X ≡ r·Z² (mod p) compared as X·2⁻⁵¹² and r·Z²·2⁻⁵¹², both reduced below p.
     BIGNUM *x = state->x, *zz = state->z;
     if (EC_POINT_get_Jprojective_coordinates_GFp(group, state->sum, x, NULL, zz, context) != 1
-        || BN_mod_sqr(zz, zz, p, context) != 1 || BN_mod_mul(scratch, r, zz, p, context) != 1)
+        || BN_from_montgomery(x, x, field_montgomery, context) != 1
+        || BN_from_montgomery(x, x, field_montgomery, context) != 1
+        || BN_mod_mul_montgomery(zz, zz, zz, field_montgomery, context) != 1
+        || BN_mod_mul_montgomery(scratch, zz, r, field_montgomery, context) != 1)
         return 0;
     if (BN_cmp(scratch, x) == 0) return 1;
     return BN_add(scratch, r, n) == 1 && BN_cmp(scratch, p) < 0
-        && BN_mod_mul(scratch, scratch, zz, p, context) == 1 && BN_cmp(scratch, x) == 0;
+        && BN_mod_mul_montgomery(scratch, zz, scratch, field_montgomery, context) == 1
+        && BN_cmp(scratch, x) == 0;
 }
 
 int tokenswap_es256_verify(

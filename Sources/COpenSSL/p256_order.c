@@ -161,12 +161,18 @@ static int is_zero(const signed62 *value) {
         == 0;
 }
 
-static void inverse_words(uint64_t w[4], const uint64_t x[4]) {
+// 2^256 mod n = 2^256 − n (n > 2^255): x⁻¹ times it is x⁻¹ in Montgomery form for
+// R = 2^256, as OpenSSL's BN_mod_mul_montgomery takes it.
+static const uint64_t montgomery_one_words[4] = {
+    0x0C46353D039CDAAFULL, 0x4319055258E8617BULL, 0x0000000000000000ULL, 0x00000000FFFFFFFFULL};
+
+// w = c · x⁻¹ mod n.
+static void inverse_words(uint64_t w[4], const uint64_t x[4], const uint64_t c[4]) {
     const signed62 n = from_words(order_words);
     const uint64_t n_inverse = order_inverse_mod_2_62();
-    // Invariants: d · x ≡ f and e · x ≡ g (mod n). gcd(n, x) = 1, so the loop ends with
-    // g = 0 and f = ±1, and then x⁻¹ = ±d.
-    signed62 f = n, g = from_words(x), d = {{0}}, e = {{1}};
+    // Invariants: d · x ≡ c · f and e · x ≡ c · g (mod n). gcd(n, x) = 1, so the loop ends
+    // with g = 0 and f = ±1, and then c · x⁻¹ = ±d.
+    signed62 f = n, g = from_words(x), d = {{0}}, e = from_words(c);
     int64_t eta = -1;
     transition matrix;
     do {
@@ -186,7 +192,9 @@ static int below_order(const uint64_t x[4]) {
     return 0;
 }
 
-int tokenswap_p256_order_inverse(const unsigned char *x, unsigned char *inverse) {
+int tokenswap_p256_order_inverse(
+    const unsigned char *x, unsigned char *inverse, int montgomery) {
+    static const uint64_t one_words[4] = {1, 0, 0, 0};
     uint64_t words[4], result[4];
     for (int i = 0; i < 4; i++) {
         uint64_t word = 0;
@@ -194,7 +202,7 @@ int tokenswap_p256_order_inverse(const unsigned char *x, unsigned char *inverse)
         words[i] = word;
     }
     if ((words[0] | words[1] | words[2] | words[3]) == 0 || !below_order(words)) return 0;
-    inverse_words(result, words);
+    inverse_words(result, words, montgomery ? montgomery_one_words : one_words);
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 8; j++) inverse[(3 - i) * 8 + j] = (unsigned char)(result[i] >> (56 - 8 * j));
     return 1;

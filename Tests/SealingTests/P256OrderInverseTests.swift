@@ -3,7 +3,7 @@ import Sealing
 import Testing
 
 /// `tokenswap_p256_order_inverse` (p256_order.c), which the ES256 check uses for s⁻¹ mod n,
-/// against the definition: x · w ≡ 1 (mod n), checked by a plain double-and-add product
+/// against the definition: x · w ≡ 1 (mod n), and ≡ 2^256 in Montgomery form, checked by a plain double-and-add product
 /// here that shares nothing with the C code.
 @Suite struct P256OrderInverseTests {
     static let order = Hex.decode(
@@ -34,12 +34,21 @@ import Testing
                 values.append(value)
             }
         }
+        // In Montgomery form the product is 2^256 mod n, which is 2^256 − n.
+        let montgomeryOne = Self.subtract(Self.order, from: [UInt8](repeating: 0, count: 32))
         var wrong: [String] = []
         for value in values {
             var inverse = [UInt8](repeating: 0, count: 32)
-            let made = tokenswap_p256_order_inverse(value, &inverse)
-            if made != 1 || Self.multiply(value, inverse) != Self.bytes(1) {
+            var montgomery = [UInt8](repeating: 0, count: 32)
+            if tokenswap_p256_order_inverse(value, &inverse, 0) != 1
+                || Self.multiply(value, inverse) != Self.bytes(1)
+            {
                 wrong.append(Hex.encode(value))
+            }
+            if tokenswap_p256_order_inverse(value, &montgomery, 1) != 1
+                || Self.multiply(value, montgomery) != montgomeryOne
+            {
+                wrong.append("Montgomery form of " + Hex.encode(value))
             }
         }
         #expect(wrong == [])
@@ -51,7 +60,8 @@ import Testing
             [UInt8](repeating: 0, count: 32), Self.order, Self.add(Self.order, Self.bytes(1)),
             [UInt8](repeating: 0xFF, count: 32),
         ] {
-            #expect(tokenswap_p256_order_inverse(value, &inverse) == 0)
+            #expect(tokenswap_p256_order_inverse(value, &inverse, 0) == 0)
+            #expect(tokenswap_p256_order_inverse(value, &inverse, 1) == 0)
         }
         #expect(inverse == [UInt8](repeating: 7, count: 32))
     }

@@ -24,10 +24,11 @@ int tokenswap_es256_verify(
     const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
     const unsigned char *signature);
 
-/// Writes x⁻¹ mod n, n the order of P-256, into the 32 bytes at `inverse` and returns 1,
-/// for `x` 32 big-endian bytes with 0 < x < n; returns 0 for any other x. Variable time:
-/// for public values only (a signature's s). Used by `tokenswap_es256_verify`; declared
-/// here for its tests.
-int tokenswap_p256_order_inverse(const unsigned char *x, unsigned char *inverse);
+/// Writes x⁻¹ mod n, n the order of P-256, as 32 big-endian bytes into `inverse` and
+/// returns 1, for `x` 32 big-endian bytes with 0 < x < n; returns 0 for any other x. With
+/// `montgomery` nonzero the result is x⁻¹ · 2^256 mod n (Montgomery form, as
+/// BN_mod_mul_montgomery takes it). Variable time: for public values only (a signature's
+/// s). Used by `tokenswap_es256_verify`; declared here for its tests.
+int tokenswap_p256_order_inverse(const unsigned char *x, unsigned char *inverse, int montgomery);
 
 #endif
