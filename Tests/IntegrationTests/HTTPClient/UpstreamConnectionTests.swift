@@ -23,17 +23,17 @@ import Transport
         }
     }
 
-    /// The server closes the pooled connection while it is idle; the next request goes on
-    /// another. Seen by the idle watch, or, with the close hidden from the loop, by the look
-    /// before writing (the request then retried as never sent).
     /// A client with one connection of its own (a pool of one) to a stub started with
     /// `stubArguments`, and a GET to send on it; the test shuts the client down.
     struct OneConnection {
         let stub: UpstreamStub
         let client: HTTPClient
         let connection: UpstreamConnection
-        let deadline = Deadline.after(seconds: 5)
         let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+        /// Five seconds from now, for each step on its own: a deadline made once would
+        /// count the stub's start (seconds on a loaded machine) and the tests' sleeps.
+        var deadline: Deadline { .after(seconds: 5) }
 
         init(stubArguments: [String] = []) async throws {
             stub = try await UpstreamStub.start(arguments: stubArguments)
@@ -42,7 +42,7 @@ import Transport
             let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
             do {
                 connection = try await client.open(
-                    pool, on: client.group.next(), deadline: deadline)
+                    pool, on: client.group.next(), deadline: .after(seconds: 5))
             } catch {
                 client.shutdown()
                 throw error
@@ -50,6 +50,9 @@ import Transport
         }
     }
 
+    /// The server closes the pooled connection while it is idle; the next request goes on
+    /// another. Seen by the idle watch, or, with the close hidden from the loop, by the look
+    /// before writing (the request then retried as never sent).
     @Test(arguments: [false, true], [false, true])
     func closedPooledConnectionIsNotUsed(tls: Bool, hiddenFromTheLoop: Bool) async throws {
         let stub = try await UpstreamStub.start(
@@ -84,10 +87,9 @@ import Transport
     @Test func connectionFoundClosedReportsTheRequestAsNeverSent() async throws {
         let one = try await OneConnection(stubArguments: ["--idle-close-ms", "3000"])
         defer { one.client.shutdown() }
-        let (client, connection, deadline) = (one.client, one.connection, one.deadline)
-        let wire = one.wire
+        let (client, connection, wire) = (one.client, one.connection, one.wire)
         let first = await client.exchange(
-            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
+            on: connection, wire, method: .get, deadline: one.deadline, callerOnLoop: false)
         guard case .success(let answer) = first else {
             Issue.record("first exchange failed: \(first)")
             return
@@ -96,7 +98,7 @@ import Transport
         await Self.hideTheCloseFromTheLoop(connection)
         try await Task.sleep(for: .milliseconds(4500))
         let second = await client.exchange(
-            on: connection, wire, method: .get, deadline: deadline, callerOnLoop: false)
+            on: connection, wire, method: .get, deadline: one.deadline, callerOnLoop: false)
         guard case .failure(let failure) = second else {
             Issue.record("a closed connection answered")
             return
