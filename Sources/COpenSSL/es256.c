@@ -6,16 +6,14 @@
 // inversion. Here s⁻¹ comes from p256_order.c (variable time, each result confirmed
 // by a Montgomery product), u₁·G + u₂·Q from EC_POINT_mul (OpenSSL's own P-256 code, its
 // generator table), and the sum's x is compared in Jacobian coordinates: x = X/Z², so
-// r is right when X ≡ r·Z² (mod p), or X ≡ (r + n)·Z² when r + n < p. About 51 µs
-// against ECDSA_do_verify's 59 on the reference machine (BENCHMARKS.md, `scripts/bench
-// dpop`); CONTRACT §13 allows a DPoP refresh one check plus 10 %. Wycheproof's P-256
-// vectors and a comparison with swift-crypto's signatures test it (SealingTests).
-// EC_POINT_get_Jprojective_coordinates_GFp is deprecated in OpenSSL 3, kept there for
-// exactly this use.
+// r is right when X ≡ r·Z² (mod p), or X ≡ (r + n)·Z² when r + n < p. A check costs about
+// 15 % less than ECDSA_do_verify (`scripts/bench es256`, BENCHMARKS.md); CONTRACT §13
+// allows a DPoP refresh one check plus 10 %. Wycheproof's P-256 vectors and signatures
+// made by swift-crypto test it (SealingTests). EC_POINT_get_Jprojective_coordinates_GFp
+// and the SHA256_* calls (sha256.c says why) are deprecated in OpenSSL 3 but exported.
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <pthread.h>
-#include <string.h>
 
 #include <openssl/bn.h>
 #include <openssl/ec.h>
@@ -27,10 +25,9 @@
 
 enum { coordinate_bytes = 32, digest_bytes = 32 };
 
-
 // One thread's numbers for a check, made at its first check and reused for every later
-// one (BN_bin2bn and the Montgomery products write into an existing BIGNUM's words), so a check
-// allocates only inside EC_POINT_mul; freed when the thread ends.
+// one (BN_bin2bn and the Montgomery products write into an existing BIGNUM's words), so
+// a check allocates only inside EC_POINT_mul; freed when the thread ends.
 typedef struct {
     BN_CTX *context;
     BIGNUM *r, *s, *w, *digest, *u1, *u2, *x, *z, *scratch;

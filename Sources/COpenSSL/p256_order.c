@@ -6,9 +6,9 @@
 // form of Bernstein and Yang's "safegcd" (divsteps, 62 at a time; the method as
 // libsecp256k1's doc/safegcd_implementation.md explains it), on five signed 62-bit limbs
 // with 128-bit products: about a microsecond. It never sees a secret, so its time may
-// depend on its input. es256.c checks every result (x · w ≡ 1 mod n) through OpenSSL
-// before using it, so a wrong inverse could only slow a check down, never change its
-// verdict.
+// depend on its input. es256.c checks every result (x · w ≡ 1 mod n, as a Montgomery
+// product) through OpenSSL before using it, so a wrong inverse could only slow a check
+// down, never change its verdict.
 #include <stdint.h>
 
 #include "COpenSSL+ES256.h"
@@ -204,6 +204,7 @@ int tokenswap_p256_order_inverse(
     if ((words[0] | words[1] | words[2] | words[3]) == 0 || !below_order(words)) return 0;
     inverse_words(result, words, montgomery ? montgomery_one_words : one_words);
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 8; j++) inverse[(3 - i) * 8 + j] = (unsigned char)(result[i] >> (56 - 8 * j));
+        for (int j = 0; j < 8; j++)
+            inverse[(3 - i) * 8 + j] = (unsigned char)(result[i] >> (56 - 8 * j));
     return 1;
 }
