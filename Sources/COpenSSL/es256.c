@@ -27,20 +27,24 @@ enum { coordinate_bytes = 32, digest_bytes = 32 };
 
 // One thread's numbers for a check, made at its first check and reused for every later
 // one (BN_bin2bn and the Montgomery products write into an existing BIGNUM's words), so
-// a check allocates only inside EC_POINT_mul; freed when the thread ends.
+// once its BN_CTX has grown a check allocates only inside EC_POINT_mul (and in the
+// BN_mod_inverse fallback below, never taken so far); freed when the thread ends.
 typedef struct {
     BN_CTX *context;
     BIGNUM *r, *s, *w, *digest, *u1, *u2, *x, *z, *scratch;
     EC_POINT *sum;
 } check_state;
 
-// P-256 and the Montgomery set-ups of its order n and field prime p, made once and only
-// read afterwards, and the key of each thread's check state.
+// P-256 and the Montgomery set-ups of its order n and field prime p, and the key of each
+// thread's check state: made at the first check, under the lock, and only read once
+// `p256_ready` says so. A failure (no memory) leaves them unmade, so a later check tries
+// again instead of every proof being refused for the life of the process.
 static EC_GROUP *p256;
 static BN_MONT_CTX *order_montgomery, *field_montgomery;
 static pthread_key_t check_state_key;
 static int check_state_key_made;
-static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
+static int p256_ready;
+static pthread_mutex_t p256_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void free_check_state(void *value) {
     check_state *state = value;
@@ -61,27 +65,37 @@ static BN_MONT_CTX *montgomery_of(const BIGNUM *modulus, BN_CTX *context) {
     return montgomery;
 }
 
-static void make_p256(void) {
+// Called with the lock held; 1 when everything is made.
+static int make_p256(void) {
+    if (!check_state_key_made)
+        check_state_key_made = pthread_key_create(&check_state_key, free_check_state) == 0;
     EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
     BN_CTX *context = BN_CTX_new();
-    order_montgomery = group && context ? montgomery_of(EC_GROUP_get0_order(group), context) : NULL;
-    field_montgomery = group && context ? montgomery_of(EC_GROUP_get0_field(group), context) : NULL;
+    BN_MONT_CTX *order = group && context ? montgomery_of(EC_GROUP_get0_order(group), context) : NULL;
+    BN_MONT_CTX *field = group && context ? montgomery_of(EC_GROUP_get0_field(group), context) : NULL;
     BN_CTX_free(context);
-    check_state_key_made = pthread_key_create(&check_state_key, free_check_state) == 0;
-    if (order_montgomery == NULL || field_montgomery == NULL) {
+    if (!check_state_key_made || order == NULL || field == NULL) {
+        BN_MONT_CTX_free(order);
+        BN_MONT_CTX_free(field);
         EC_GROUP_free(group);
-        group = NULL;
+        return 0;
     }
     p256 = group;
+    order_montgomery = order;
+    field_montgomery = field;
+    return 1;
 }
 
 static const EC_GROUP *p256_group(void) {
-    if (pthread_once(&p256_once, make_p256) != 0) return NULL;
-    return p256;
+    if (__atomic_load_n(&p256_ready, __ATOMIC_ACQUIRE)) return p256;
+    if (pthread_mutex_lock(&p256_lock) != 0) return NULL;
+    if (!p256_ready && make_p256()) __atomic_store_n(&p256_ready, 1, __ATOMIC_RELEASE);
+    const EC_GROUP *group = p256_ready ? p256 : NULL;
+    pthread_mutex_unlock(&p256_lock);
+    return group;
 }
 
 static check_state *this_threads_check_state(const EC_GROUP *group) {
-    if (!check_state_key_made) return NULL;
     check_state *state = pthread_getspecific(check_state_key);
     if (state != NULL) return state;
     state = OPENSSL_zalloc(sizeof *state);
@@ -140,10 +154,12 @@ void tokenswap_p256_key_free(tokenswap_p256_key *key) {
 
 // Whether r‖s is a signature of the digest by the point (SEC 1 v2 §4.1.4, steps 1 and
 // 4-8; the digest is exactly as long as n, so it is taken whole). Products modulo n and p
-// are Montgomery products (a·b·2⁻²⁵⁶), the inverse comes in that form already.
+// are Montgomery products (a·b·2⁻²⁵⁶), the inverse comes in that form already: from
+// p256_order.c, or `claimed_inverse` when given (tokenswap_es256_check_digest).
 static int signature_holds(
     const EC_GROUP *group, check_state *state, const EC_POINT *key,
-    const unsigned char digest[digest_bytes], const unsigned char *signature) {
+    const unsigned char digest[digest_bytes], const unsigned char *signature,
+    const unsigned char *claimed_inverse) {
     const BIGNUM *n = EC_GROUP_get0_order(group);
     const BIGNUM *p = EC_GROUP_get0_field(group);
     BN_CTX *context = state->context;
@@ -156,8 +172,10 @@ static int signature_holds(
         return 0;
     // w = s⁻¹·2²⁵⁶ mod n, confirmed by s·w·2⁻²⁵⁶ = 1; BN_mod_inverse should p256_order.c
     // ever be wrong.
-    if (tokenswap_p256_order_inverse(signature + coordinate_bytes, inverse, 1) != 1
-        || BN_bin2bn(inverse, coordinate_bytes, w) == NULL
+    if (claimed_inverse == NULL
+        && tokenswap_p256_order_inverse(signature + coordinate_bytes, inverse, 1) != 1)
+        return 0;
+    if (BN_bin2bn(claimed_inverse ? claimed_inverse : inverse, coordinate_bytes, w) == NULL
         || BN_mod_mul_montgomery(scratch, s, w, order_montgomery, context) != 1)
         return 0;
     if (!BN_is_one(scratch)
@@ -174,17 +192,36 @@ static int signature_holds(
         return 0;
     // x(R) mod n = r: the affine x is X/Z², below p, so it is r or (when r + n < p) r + n.
     // X ≡ r·Z² (mod p) compared as X·2⁻⁵¹² and r·Z²·2⁻⁵¹², both reduced below p.
-    BIGNUM *x = state->x, *zz = state->z;
-    if (EC_POINT_get_Jprojective_coordinates_GFp(group, state->sum, x, NULL, zz, context) != 1
+    // (The infinity check above stays: OpenSSL's P-256 code happens to leave X nonzero
+    // at Z = 0, which this comparison would refuse, but another method need not.)
+    BIGNUM *x = state->x, *z = state->z;
+    if (EC_POINT_get_Jprojective_coordinates_GFp(group, state->sum, x, NULL, z, context) != 1
         || BN_from_montgomery(x, x, field_montgomery, context) != 1
         || BN_from_montgomery(x, x, field_montgomery, context) != 1
-        || BN_mod_mul_montgomery(zz, zz, zz, field_montgomery, context) != 1
-        || BN_mod_mul_montgomery(scratch, zz, r, field_montgomery, context) != 1)
+        // z ← Z²·2⁻²⁵⁶, then scratch ← r·Z²·2⁻⁵¹².
+        || BN_mod_mul_montgomery(z, z, z, field_montgomery, context) != 1
+        || BN_mod_mul_montgomery(scratch, z, r, field_montgomery, context) != 1)
         return 0;
     if (BN_cmp(scratch, x) == 0) return 1;
+    // r + n must stay below p (Wycheproof tcId 259-260 fail without this bound).
     return BN_add(scratch, r, n) == 1 && BN_cmp(scratch, p) < 0
-        && BN_mod_mul_montgomery(scratch, zz, scratch, field_montgomery, context) == 1
+        && BN_mod_mul_montgomery(scratch, z, scratch, field_montgomery, context) == 1
         && BN_cmp(scratch, x) == 0;
+}
+
+// The check on a digest, the error queue left empty.
+static int check_digest(
+    const tokenswap_p256_key *key, const unsigned char *digest, const unsigned char *signature,
+    const unsigned char *claimed_inverse) {
+    const EC_GROUP *group = key != NULL ? p256_group() : NULL;
+    check_state *state = group != NULL ? this_threads_check_state(group) : NULL;
+    int valid = state != NULL
+        && signature_holds(group, state, (const EC_POINT *)key, digest, signature, claimed_inverse);
+    // A refused signature may leave entries on this thread's queue; TLS on the same thread
+    // reads that queue for its own failures (TLSErrorQueue), so none may linger. A valid
+    // one leaves none: the queue is only cleared (all its slots walked) when it holds one.
+    if (ERR_peek_error() != 0) ERR_clear_error();
+    return valid;
 }
 
 int tokenswap_es256_verify(
@@ -192,17 +229,20 @@ int tokenswap_es256_verify(
     const unsigned char *signature) {
     unsigned char digest[digest_bytes];
     SHA256_CTX context;
-    const EC_GROUP *group = key != NULL ? p256_group() : NULL;
-    check_state *state = group != NULL ? this_threads_check_state(group) : NULL;
     // SHA-256 by the low-level calls, as sha256.c does: EVP_Digest would allocate and set
     // up a digest context for every proof.
-    int valid = state != NULL && SHA256_Init(&context) == 1
+    int hashed = SHA256_Init(&context) == 1
         && SHA256_Update(&context, message, message_length) == 1
-        && SHA256_Final(digest, &context) == 1
-        && signature_holds(group, state, (const EC_POINT *)key, digest, signature);
-    // A refused signature may leave entries on this thread's queue; TLS on the same thread
-    // reads that queue for its own failures (TLSErrorQueue), so none may linger. A valid
-    // one leaves none: the queue is only cleared (all its slots walked) when it holds one.
-    if (ERR_peek_error() != 0) ERR_clear_error();
-    return valid;
+        && SHA256_Final(digest, &context) == 1;
+    if (!hashed) {
+        ERR_clear_error();
+        return 0;
+    }
+    return check_digest(key, digest, signature, NULL);
+}
+
+int tokenswap_es256_check_digest(
+    const tokenswap_p256_key *key, const unsigned char *digest, const unsigned char *signature,
+    const unsigned char *claimed_inverse) {
+    return check_digest(key, digest, signature, claimed_inverse);
 }

@@ -50,13 +50,11 @@ static void to_words(uint64_t x[4], const signed62 *value) {
     x[3] = l3 >> 6 | l4 << 56;
 }
 
-// n⁻¹ mod 2^62 by Newton's iteration (each step doubles the correct low bits: 6 steps
-// from 1 bit give 64).
-static uint64_t order_inverse_mod_2_62(void) {
-    uint64_t inverse = 1;
-    for (int step = 0; step < 6; step++) inverse *= 2 - order_words[0] * inverse;
-    return inverse & low62;
-}
+// n in signed-62 limbs (from_words(order_words)), and n⁻¹ mod 2^62 (Python:
+// pow(n, -1, 2**62)); P256OrderInverseTests fails if either is wrong.
+static const signed62 order62 = {{
+    0x33B9CAC2FC632551LL, 0x339BEAB69C5E7A13LL, 0x3FFFFFFFFFFFFFFBLL, 0x3FFFFFC00000003FLL, 0xFFLL}};
+static const uint64_t order_inverse_mod_2_62 = 0x332E375511FF43B1ULL;
 
 // 62 divsteps on the low bits of f (odd) and g, from eta (= −delta); returns the new eta
 // and the scaled transition matrix. Runs of zero bits of g are shifted out at once, and
@@ -168,8 +166,8 @@ static const uint64_t montgomery_one_words[4] = {
 
 // w = c · x⁻¹ mod n.
 static void inverse_words(uint64_t w[4], const uint64_t x[4], const uint64_t c[4]) {
-    const signed62 n = from_words(order_words);
-    const uint64_t n_inverse = order_inverse_mod_2_62();
+    const signed62 n = order62;
+    const uint64_t n_inverse = order_inverse_mod_2_62;
     // Invariants: d · x ≡ c · f and e · x ≡ c · g (mod n). gcd(n, x) = 1, so the loop ends
     // with g = 0 and f = ±1, and then c · x⁻¹ = ±d.
     signed62 f = n, g = from_words(x), d = {{0}}, e = from_words(c);

@@ -136,6 +136,44 @@ import Testing
         #expect(ERR_peek_error() == 0)
     }
 
+    /// The check confirms every inverse of s before using it and falls back on OpenSSL's
+    /// when it is wrong: given wrong ones (zero, all ones, random, the plain rather than
+    /// the Montgomery form), every Wycheproof verdict stays what it is with the right one.
+    @Test(arguments: WycheproofP256.keys)
+    func aWrongInverseNeverChangesAVerdict(_ vectors: WycheproofP256Key) throws {
+        let x = try #require(Hex.decode(vectors.x))
+        let y = try #require(Hex.decode(vectors.y))
+        let key = try #require(tokenswap_p256_key_new(x, y))
+        defer { tokenswap_p256_key_free(key) }
+        var generator = SystemRandomNumberGenerator()
+        for test in vectors.tests {
+            let message = try #require(Hex.decode(test.message))
+            let signature = try #require(Hex.decode(test.signature))
+            guard signature.count == P256PublicKey.signatureByteCount else { continue }
+            var digest = [UInt8](repeating: 0, count: 32)
+            #expect(tokenswap_sha256(message, message.count, &digest) == 1)
+            var right = [UInt8](repeating: 0, count: 32)
+            var plain = [UInt8](repeating: 0, count: 32)
+            let s = Array(signature.suffix(32))
+            let inRange = tokenswap_p256_order_inverse(s, &right, 1) == 1
+            _ = tokenswap_p256_order_inverse(s, &plain, 0)
+            let wrong: [[UInt8]] = [
+                [UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xFF, count: 32),
+                (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }, plain,
+            ]
+            for claimed in (inRange ? [right] : []) + wrong {
+                #expect(
+                    tokenswap_es256_check_digest(key, digest, signature, claimed)
+                        == (test.valid ? 1 : 0),
+                    "tcId \(test.id): \(test.comment)")
+            }
+            #expect(
+                tokenswap_es256_check_digest(key, digest, signature, nil) == (test.valid ? 1 : 0),
+                "tcId \(test.id): \(test.comment)")
+        }
+        #expect(ERR_peek_error() == 0)
+    }
+
     /// Signatures made by swift-crypto (BoringSSL's P-256 on Linux), each key new, each
     /// message of another length: every one verifies, so does its high-s twin (n − s, the
     /// same signature for ECDSA), and the same signature with one bit flipped, of another

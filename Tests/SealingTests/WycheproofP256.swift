@@ -1,10 +1,11 @@
 /// Project Wycheproof's ECDSA P-256 SHA-256 vectors with IEEE P1363 signatures (r‖s, as
 /// JWS has them): testvectors_v1/ecdsa_secp256r1_sha256_p1363_test.json of
-/// github.com/google/wycheproof at 507bb993e90a (Apache License 2.0), every one of
-/// its 252 tests, converted by a one-off script: each key with its tests, each test
+/// github.com/C2SP/wycheproof at dac1dd4729fd (2026-08-18; Apache License 2.0), every one
+/// of its 262 tests, converted by a one-off script: each key with its tests, each test
 /// with its id, comment, message, signature (hex) and whether it is valid. They include
-/// r and s at and around 0, n and p, s⁻¹ edge cases, sums that are the point at infinity
-/// or need x(R) ≥ n, and signatures of the wrong length.
+/// r and s at and around 0, n and p, s⁻¹ edge cases, sums that are the point at infinity,
+/// x(R) at or above n and r + n at or above p (tcId 253-262), and signatures of the wrong
+/// length.
 enum WycheproofP256 {
     static let keys: [WycheproofP256Key] = [
         WycheproofP256Key(
@@ -1025,6 +1026,71 @@ enum WycheproofP256 {
                       signature: "341c1b9ff3c83dd5e0dfa0bf68bcdf4bb7aa20c625975e5eeee34bb396266b3472b69f061b750fd5121b22b11366fad549c634e77765a017902a67099e0a4469", valid: true),
                 .init(252, "y-coordinate of the public key is large", message: "4d657373616765",
                       signature: "70bebe684cdcb5ca72a42f0d873879359bd1781a591809947628d313a3814f67aec03aca8f5587a4d535fa31027bbe9cc0e464b1c3577f4c2dcde6b2094798a9", valid: true),
+            ]),
+        WycheproofP256Key(
+            x: "264d796a0dab9b376d34eea6fe297dde1c7b73e53944bc96c8f1e8a6850bb6c9",
+            y: "cf5308020eed460c649ddae61d4ef8bb79958113f106befaf4f18876d12a5e64",
+            tests: [
+                .init(253, "r = 5, x = 5 is valid", message: "68656c6c6f2c20776f726c64",
+                      signature: "0000000000000000000000000000000000000000000000000000000000000005ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: true),
+            ]),
+        WycheproofP256Key(
+            x: "add76677e54a92e79bbee36a70e1754838273ec4b39295e4018a587290a7fc73",
+            y: "f240d625642c943e610d80d953c5c6b8a12760a624ba3b90a0b7902755e1ae79",
+            tests: [
+                .init(254, "r = 6, x = 5 is invalid", message: "68656c6c6f2c20776f726c64",
+                      signature: "0000000000000000000000000000000000000000000000000000000000000006ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "264d796a0dab9b376d34eea6fe297dde1c7b73e53944bc96c8f1e8a6850bb6c9",
+            y: "cf5308020eed460c649ddae61d4ef8bb79958113f106befaf4f18876d12a5e64",
+            tests: [
+                .init(255, "r = 5 + n, x = 5 is invalid; r was not reduced mod n", message: "68656c6c6f2c20776f726c64",
+                      signature: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632556ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "e7e49dd82812432744fefe723f7f69663214ad1b85c02b2650b4ca0354743a32",
+            y: "5223c51c415f457aec69cb019bbe3d27585b38f8b79c39dfea6c27c2f0d8146a",
+            tests: [
+                .init(256, "r = n - 3, x = n - 2 is invalid", message: "68656c6c6f2c20776f726c64",
+                      signature: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254effffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "ce24c99032d52ac6ead23c0ae3ec68ef41e51a281fd457808c83136d7dcce90e",
+            y: "8f7a154b551e9f39c59279357aa491b2a62bdebc2bb78613883fc72936c057e0",
+            tests: [
+                .init(257, "r = 3, x = n + 3 is the smallest possible x with a reduction", message: "68656c6c6f2c20776f726c64",
+                      signature: "0000000000000000000000000000000000000000000000000000000000000003ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: true),
+            ]),
+        WycheproofP256Key(
+            x: "c981c75ddfd3910387eb147098fe5658c43aaaa34c681cd6d514b6ad5b6baa6d",
+            y: "14fbddb53a6e6db18e90602bc60f2e736d625765f7f2cca4be76f4eeccf12c18",
+            tests: [
+                .init(258, "r = 4, x = n + 3 is invalid", message: "68656c6c6f2c20776f726c64",
+                      signature: "0000000000000000000000000000000000000000000000000000000000000004ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "0ec505bc19b14a43e05678cccf07a443d3e871a2e19b68a4da91859a0650f324",
+            y: "77300e4f64e9982d94dff5d294428bb37cc9be66117cae9c389d2d495f68b987",
+            tests: [
+                .init(259, "r = p - n + 5, x = 5 is invalid; r is too large to compare r + n with x", message: "68656c6c6f2c20776f726c64",
+                      signature: "000000000000000000000000000000004319055358e8617b0c46353d039cdab3ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "d42ce21e730f3d2a84e949828574b4dceeb77d4f89556735f34fba03028ee3ed",
+            y: "32daf8bfd3f0a7a0821170840f4e032056722386b35d9bdd4f4f450696f4fb52",
+            tests: [
+                .init(260, "r = 2^256 - n + 5, x = 5 is invalid; r + n is too large to compare r + n with x, and overflows 2^256 bits", message: "68656c6c6f2c20776f726c64",
+                      signature: "00000000ffffffff00000000000000004319055258e8617b0c46353d039cdab4ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc63254e", valid: false),
+            ]),
+        WycheproofP256Key(
+            x: "6955a72c0dad4ed60356f7692649b951fa8ea474bf1cc9549b96c68de4782dfa",
+            y: "e012ffc24e92c72be71ff2622ee7e549dcb59e7b708f6921c4d4ea29512e2aba",
+            tests: [
+                .init(261, "s = 2^128", message: "68656c6c6f2c20776f726c64",
+                      signature: "5f6d3aa0d327c13702513d4299f297ab182fcf670f96291fab19572e7a6e01c40000000000000000000000000000000100000000000000000000000000000000", valid: true),
+                .init(262, "s = n - 2^128", message: "68656c6c6f2c20776f726c64",
+                      signature: "5f6d3aa0d327c13702513d4299f297ab182fcf670f96291fab19572e7a6e01c4ffffffff00000000fffffffffffffffebce6faada7179e84f3b9cac2fc632551", valid: true),
             ]),
     ]
 }

@@ -24,6 +24,15 @@ int tokenswap_es256_verify(
     const tokenswap_p256_key *key, const unsigned char *message, size_t message_length,
     const unsigned char *signature);
 
+/// `tokenswap_es256_verify` on a message's SHA-256 `digest` (32 bytes), with
+/// `claimed_inverse` (32 big-endian bytes, or NULL) taken for s⁻¹ · 2^256 mod n instead
+/// of computing it. Like any inverse, a claimed one is confirmed before use and replaced
+/// by OpenSSL's when wrong, so the verdict is the same whatever it holds; the tests give
+/// wrong ones to reach that path.
+int tokenswap_es256_check_digest(
+    const tokenswap_p256_key *key, const unsigned char *digest, const unsigned char *signature,
+    const unsigned char *claimed_inverse);
+
 /// Writes x⁻¹ mod n, n the order of P-256, as 32 big-endian bytes into `inverse` and
 /// returns 1, for `x` 32 big-endian bytes with 0 < x < n; returns 0 for any other x. With
 /// `montgomery` nonzero the result is x⁻¹ · 2^256 mod n (Montgomery form, as
