@@ -209,8 +209,7 @@ static int signature_holds(
         && BN_cmp(scratch, x) == 0;
 }
 
-// The check on a digest, the error queue left empty.
-static int check_digest(
+int tokenswap_es256_check_digest(
     const tokenswap_p256_key *key, const unsigned char *digest, const unsigned char *signature,
     const unsigned char *claimed_inverse) {
     const EC_GROUP *group = key != NULL ? p256_group() : NULL;
@@ -238,11 +237,5 @@ int tokenswap_es256_verify(
         ERR_clear_error();
         return 0;
     }
-    return check_digest(key, digest, signature, NULL);
-}
-
-int tokenswap_es256_check_digest(
-    const tokenswap_p256_key *key, const unsigned char *digest, const unsigned char *signature,
-    const unsigned char *claimed_inverse) {
-    return check_digest(key, digest, signature, claimed_inverse);
+    return tokenswap_es256_check_digest(key, digest, signature, NULL);
 }

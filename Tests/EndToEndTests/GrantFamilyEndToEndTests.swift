@@ -225,7 +225,7 @@ import Testing
         let stub = try await ProviderStub.start()
         let environment = deployment.environment(
             tokenURL: stub.tokenURL(), keys: keys,
-            extra: ["TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)", "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
+            extra: ["TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0"])
         let first = try await TokenSwapProcess.serve(environment: environment)
         let second = try await TokenSwapProcess.serve(environment: environment)
         try await stub.answerTokens([
@@ -276,7 +276,7 @@ import Testing
         let environment = deployment.environment(
             tokenURL: stub.tokenURL(), keys: keys,
             extra: [
-                "TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)", "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
+                "TOKENSWAP_STATE_URL": redis.url, "TOKENSWAP_REFRESH_REPLAY_SECONDS": "0",
                 "TOKENSWAP_SPOTIFY_REUSE_DETECTION": "on",
             ])
         let first = try await TokenSwapProcess.serve(environment: environment)

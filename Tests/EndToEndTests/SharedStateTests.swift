@@ -14,7 +14,7 @@ import Testing
         // stall that long, so these tests give the store seconds (a killed store still
         // fails at once: its port refuses).
         [
-            "TOKENSWAP_STATE_URL": "redis://127.0.0.1:\(redis.port)/0",
+            "TOKENSWAP_STATE_URL": "\(redis.url)/0",
             "TOKENSWAP_STATE_TIMEOUT_MS": "5000",
         ].merging(extra) { $1 }
     }
@@ -213,7 +213,7 @@ import Testing
             ])
         let answered = try await TokenSwapProcess.run(["check-config"], environment: environment)
         #expect(answered.status == 0)
-        #expect(answered.stdout.contains("state in redis://127.0.0.1:\(redis.port)/2"))
+        #expect(answered.stdout.contains("state in \(redis.url)/2"))
         #expect(answered.stdout.contains("answered PING"))
         #expect(!(answered.stdout + answered.stderr).contains("check-pass"))
         redis.kill()

@@ -46,7 +46,7 @@ import Testing
     @Test func refusesMalformedSignatures() {
         let r = Array(Self.signature[..<32])
         let s = Array(Self.signature[32...])
-        let order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+        let order = P256OrderInverseTests.order
         let der: [UInt8] = [0x30, 0x44, 0x02, 0x20] + r + [0x02, 0x20] + s
         for signature in [
             Array(Self.signature.prefix(63)), Self.signature + [0], der, [],
@@ -179,7 +179,7 @@ import Testing
     /// same signature for ECDSA), and the same signature with one bit flipped, of another
     /// message or by another key does not.
     @Test func agreesWithSignaturesMadeBySwiftCrypto() throws {
-        let order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+        let order = P256OrderInverseTests.order
         var generator = SystemRandomNumberGenerator()
         var wrong: [String] = []
         for round in 0..<300 {

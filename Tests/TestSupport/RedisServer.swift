@@ -11,6 +11,9 @@ import Synchronization
 /// Shared by the integration and end-to-end tests. Killed by `stop()` or when released; `restart()` brings it back on the same port.
 public final class RedisServer: Sendable {
     public let port: UInt16
+    /// The server's address as `TOKENSWAP_STATE_URL` and `RESPEndpoint` take it (no TLS,
+    /// database 0); append `/N` for another database.
+    public var url: String { "redis://127.0.0.1:\(port)" }
     private let arguments: [String]
     private let directory: String
     private let process: Mutex<ChildProcess?>

@@ -22,7 +22,7 @@ import Transport
 
     @Test func pingSetGetAndEvalRoundTrip() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         let value: [UInt8] = [0, 0x0D, 0x0A, 0xFF] + bytes("sealed")
@@ -43,7 +43,7 @@ import Transport
 
     @Test func anErrorReplyIsAServerErrorWithoutTheArguments() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         await #expect(throws: RESPError.server(message: "ERR unknown command")) {
             try await store.send([self.bytes("NOSUCHCOMMAND"), self.bytes("secret-argument")])
@@ -64,7 +64,7 @@ import Transport
         let store = try client("redis://:p%40ss%3Aword%2F1@127.0.0.1:\(redis.port)")
         defer { store.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
-        let separate = try client("redis://127.0.0.1:\(redis.port)", password: "p@ss:word/1")
+        let separate = try client(redis.url, password: "p@ss:word/1")
         defer { separate.shutdown() }
         #expect(try await separate.send([bytes("PING")]) == .simpleString("PONG"))
     }
@@ -111,7 +111,7 @@ import Transport
 
     @Test func noPasswordAgainstAProtectedServerIsNOAUTH() async throws {
         let redis = try await RedisServer.start(["--requirepass", "right"])
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         await #expect(throws: RESPError.server(message: "NOAUTH Authentication required.")) {
             try await store.send([self.bytes("GET"), self.bytes("k")])
@@ -120,8 +120,8 @@ import Transport
 
     @Test func selectKeepsDatabasesApart() async throws {
         let redis = try await RedisServer.start()
-        let three = try client("redis://127.0.0.1:\(redis.port)/3")
-        let zero = try client("redis://127.0.0.1:\(redis.port)")
+        let three = try client("\(redis.url)/3")
+        let zero = try client(redis.url)
         defer {
             three.shutdown()
             zero.shutdown()
@@ -129,7 +129,7 @@ import Transport
         _ = try await three.send([bytes("SET"), bytes("k"), bytes("in three")])
         #expect(try await three.send([bytes("GET"), bytes("k")]) == .bulkString(bytes("in three")))
         #expect(try await zero.send([bytes("GET"), bytes("k")]) == .bulkString(nil))
-        let outOfRange = try client("redis://127.0.0.1:\(redis.port)/99")
+        let outOfRange = try client("\(redis.url)/99")
         defer { outOfRange.shutdown() }
         await #expect(throws: RESPError.server(message: "ERR DB index is out of range")) {
             try await outOfRange.send([self.bytes("PING")])
@@ -140,7 +140,7 @@ import Transport
     /// it came on is dropped and the next command gets a fresh one.
     @Test func aReplyPastTheBoundIsRefusedAndTheClientCarriesOn() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         let big = [UInt8](repeating: 0x41, count: 512 * 1024 + 1)
         #expect(try await store.send([bytes("SET"), bytes("big"), big]) == .simpleString("OK"))
@@ -156,7 +156,7 @@ import Transport
     /// is down, quickly, and the client reconnects by itself afterwards.
     @Test func aRestartedServerIsReconnectedToByItself() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         redis.kill()
@@ -172,7 +172,7 @@ import Transport
     /// and the next command goes on a new one without the caller seeing anything.
     @Test func aConnectionTheServerDroppedIsReplaced() async throws {
         let redis = try await RedisServer.start(["--timeout", "1"])
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         try await Task.sleep(for: .milliseconds(2500))
@@ -185,7 +185,7 @@ import Transport
     /// connection as never sent. Without the look it would wait for a reply to its deadline.
     @Test func aConnectionFoundClosedBeforeWritingIsReplaced() async throws {
         let redis = try await RedisServer.start(["--timeout", "1"])
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         var hidden: [RESPConnection] = []
@@ -224,7 +224,7 @@ import Transport
     /// loop has waited again, not (no look).
     @Test func aConnectionLooksBeforeWritingOnlyUntilTheLoopWaitsAgain() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         let loop = Self.group.loops[0]
         let pool = store.pool(on: loop)
@@ -258,7 +258,7 @@ import Transport
     /// once and in full.
     @Test func concurrentCommandsFromManyTasksOnSeveralLoops() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         defer { store.shutdown() }
         let count = 400
         let answers = try await withThrowingTaskGroup(of: Int64.self) { group in
@@ -287,7 +287,7 @@ import Transport
 
     @Test func callbacksAnswerOnceAndShutdownFailsWhatFollows() async throws {
         let redis = try await RedisServer.start()
-        let store = try client("redis://127.0.0.1:\(redis.port)")
+        let store = try client(redis.url)
         let answer = await withCheckedContinuation { continuation in
             store.send([bytes("ECHO"), bytes("hi")]) { continuation.resume(returning: $0) }
         }

@@ -59,7 +59,7 @@ import Transport
     @Test func aPlainClientGetsNoAnswerFromATLSPort() async throws {
         let redis = try await RedisServer.start(tls: "good")
         let store = try RESPClient(
-            endpoint: RESPEndpoint(url: "redis://127.0.0.1:\(redis.port)"), loops: Self.group,
+            endpoint: RESPEndpoint(url: redis.url), loops: Self.group,
             timeout: .seconds(3))
         defer { store.shutdown() }
         await #expect(throws: RESPError.self) { try await store.send([Array("PING".utf8)]) }

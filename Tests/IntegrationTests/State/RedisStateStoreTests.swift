@@ -25,7 +25,7 @@ import Transport
         throws -> (RedisStateStore, RESPClient)
     {
         let client = try RESPClient(
-            endpoint: RESPEndpoint(url: "redis://127.0.0.1:\(redis.port)", password: password),
+            endpoint: RESPEndpoint(url: redis.url, password: password),
             loops: group, timeout: timeout)
         return (RedisStateStore(client: client, loops: group), client)
     }
