@@ -12,8 +12,11 @@ import Testing
         let written = Mutex<[String]>([])
         let notices = Mutex<[Int]>([])
         let gate = DispatchSemaphore(value: 0)
+        /// Whether a batch has reached the writer (it then blocks until the gate opens).
+        let entered = Mutex(false)
 
         func write(_ batch: String) {
+            entered.withLock { $0 = true }
             gate.wait()
             gate.signal()  // open stays open
             written.withLock { $0.append(batch) }
@@ -31,8 +34,16 @@ import Testing
             write: { writer.write($0) },
             notice: { count in writer.notices.withLock { $0.append(count) } })
         let line = String(repeating: "x", count: 99) + "\n"  // 100 bytes
+        // The first line reaches the writer before the flood, so the drain thread holds
+        // its batch and blocks however late its thread was scheduled (on a loaded machine
+        // it took lines mid-flood and the drop was announced in two parts).
+        queue.enqueue(line)
+        let entering = ContinuousClock.now + .seconds(5)
+        while !writer.entered.withLock({ $0 }), ContinuousClock.now < entering {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         let started = ContinuousClock.now
-        for _ in 0..<10_000 { queue.enqueue(line) }
+        for _ in 1..<10_000 { queue.enqueue(line) }
         // 10,000 enqueues behind a writer that never returns: no wait for I/O at all.
         #expect(ContinuousClock.now - started < .seconds(2))
         // The drain thread holds at most one batch (taken before it blocked) besides the
