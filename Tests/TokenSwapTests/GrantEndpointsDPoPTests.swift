@@ -46,7 +46,7 @@ import Testing
 
     func service(
         _ upstream: RecordingUpstream, mode: DPoPMode = .optional, nonces: Bool = false,
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: ServiceMetrics = ServiceMetrics(), replaySeconds: Int = 0
     ) -> GrantEndpoints {
         let gate = DPoPGate(
             settings: DPoPSettings(
@@ -57,9 +57,9 @@ import Testing
         return GrantEndpoints(
             keyRing: ring, transport: upstream, upstreamTimeoutSeconds: 2,
             logger: LogCapture().logger, metrics: metrics, dpop: gate,
-            // These tests present one token to successive scripted answers; the replay
+            // Most tests present one token to successive scripted answers; the replay
             // window (CONTRACT §12) would answer the repeats itself.
-            refreshReplaySeconds: 0)
+            refreshReplaySeconds: replaySeconds)
     }
 
     /// A fresh proof for `path` by `maker` (a new `jti` each time).
@@ -200,6 +200,67 @@ import Testing
         #expect(answer.grant?.thumbprint == maker.thumbprint)
         #expect(answer.grant?.familyID == grant.familyID)
         #expect(answer.grant?.startTime == 7 && answer.grant?.generation == 1)
+    }
+
+    /// CONTRACT §12: the kept answer remembers the key that proved the request that made
+    /// it. A token unbound when sent, refreshed with key A's proof: a repeat inside the
+    /// window gets the kept answer only with A's proof; with no proof or B's it is
+    /// `invalid_grant`, and nothing calls the provider again.
+    @Test func theReplayWindowHandsAKeptAnswerOnlyToTheKeyThatProvedIt() async throws {
+        let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.refreshed))
+        let service = service(upstream, replaySeconds: 60)
+        let token = try sealed("raw-r", grant: nil)
+        let path = "/v1/spotify/refresh"
+        let first = await service.answer {
+            $0.refresh(
+                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                completion: $1)
+        }.response
+        #expect(first.status.code == 200)
+        #expect(try opened(first).grant?.thumbprint == maker.thumbprint)
+        let other = DPoPProofMaker()
+        for proofs in [[], [proof(path, by: other)]] {
+            let repeated = await service.answer {
+                $0.refresh(
+                    self.refreshRequest(token, proofs: proofs), provider: self.provider,
+                    completion: $1)
+            }.response
+            #expect(repeated.status.code == 400)
+            #expect(try Self.errorCode(repeated) == "invalid_grant")
+            #expect(try F.body(repeated)["access_token"] == nil)
+        }
+        // The refusals were not kept: the key that proved the first still gets its answer.
+        let again = await service.answer {
+            $0.refresh(
+                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                completion: $1)
+        }.response
+        #expect(again.status.code == 200)
+        #expect(try F.body(again)["access_token"] == F.body(first)["access_token"])
+        #expect(upstream.requests.count == 1)
+    }
+
+    /// And an answer made without a proof is handed only to a repeat without one.
+    @Test func anAnswerMadeWithoutAProofIsNotHandedToAProvedRepeat() async throws {
+        let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.refreshed))
+        let service = service(upstream, replaySeconds: 60)
+        let token = try sealed("raw-r", grant: nil)
+        let path = "/v1/spotify/refresh"
+        let first = await service.answer {
+            $0.refresh(self.refreshRequest(token), provider: self.provider, completion: $1)
+        }.response
+        #expect(first.status.code == 200)
+        let proved = await service.answer {
+            $0.refresh(
+                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                completion: $1)
+        }.response
+        #expect(try Self.errorCode(proved) == "invalid_grant")
+        let unproved = await service.answer {
+            $0.refresh(self.refreshRequest(token), provider: self.provider, completion: $1)
+        }.response
+        #expect(unproved.body == first.body)
+        #expect(upstream.requests.count == 1)
     }
 
     /// A token sealed before the current layout comes back in it (unbound without a

@@ -300,8 +300,10 @@ import Transport
     }
 
     /// A token the ring opened is keyed by its authenticated parts (`SealIdentity`), a
-    /// legacy one by its text; the answer is kept as sealed bytes (not base64url text), and
-    /// one an earlier version kept as text (a shared store in mid-upgrade) still replays.
+    /// legacy one by its text; the answer is kept as sealed bytes (not base64url text). One
+    /// an earlier version kept (as text, or in the first layout, which did not remember the
+    /// key that proved it: a shared store in mid-upgrade) counts as absent: the repeat
+    /// calls the provider.
     @Test func aKeptAnswerIsSealedBytesUnderTheTokensIdentity() async throws {
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
         let fixture = try Fixture(upstream)
@@ -329,19 +331,29 @@ import Transport
         fixture.store.claim(byText, inFlightFor: .seconds(1), completion: textAnswers.record)
         #expect(textAnswers.last == .claimed)
 
-        // A kept answer as an earlier version wrote it: base64url text of the same layout.
-        let other = try F.seal("raw-2", keys: F.newKey, provider: fixture.provider)
-        let otherIdentity = try #require(
-            try F.open(other, keys: F.newKey, provider: fixture.provider).sealIdentity)
-        let otherKey = try #require(StateKey(.refresh, scope: "spotify", seal: otherIdentity))
-        let text = try ring.sealWithoutGrant(
-            KeptAnswer(status: 200, body: Array(Self.tokens.utf8)).plaintext(boundTo: otherKey),
-            context: context)
-        fixture.store.settle(otherKey, answer: Array(text.utf8), keepFor: .seconds(60)) { _ in }
-        let replayed = await fixture.refresh(other)
-        #expect(replayed.status.code == 200)
-        #expect(try F.body(replayed)["access_token"] == .string("access-1"))
-        #expect(upstream.requests.count == 1)
+        // Kept answers as earlier versions wrote them, in the first plaintext layout (no
+        // prover): as base64url text, and as sealed bytes.
+        for (index, asText) in [true, false].enumerated() {
+            let other = try F.seal("raw-\(index + 2)", keys: F.newKey, provider: fixture.provider)
+            let otherIdentity = try #require(
+                try F.open(other, keys: F.newKey, provider: fixture.provider).sealIdentity)
+            let otherKey = try #require(StateKey(.refresh, scope: "spotify", seal: otherIdentity))
+            var firstLayout = KeptAnswer(
+                status: 200, body: Array(Self.tokens.utf8), provedBy: nil
+            ).plaintext(boundTo: otherKey)
+            firstLayout.removeSubrange(33..<66)
+            firstLayout[0] = 1
+            let earlier: [UInt8] =
+                asText
+                ? Array(try ring.sealWithoutGrant(firstLayout, context: context).utf8)
+                : try ring.sealWithoutGrant(byteCount: firstLayout.count, context: context) {
+                    $0.copyBytes(from: firstLayout)
+                }
+            fixture.store.settle(otherKey, answer: earlier, keepFor: .seconds(60)) { _ in }
+            let calls = upstream.requests.count
+            #expect(await fixture.refresh(other).status.code == 502)  // called: nothing scripted
+            #expect(upstream.requests.count == calls + 1)
+        }
     }
 
     @Test func aKeptAnswerIsBoundToItsRequest() throws {
@@ -349,21 +361,35 @@ import Transport
         let context = SealingContext(provider: "spotify", clientID: "client-1", kind: .keptAnswer)
         let key = try #require(StateKey(.refresh, scope: "spotify", value: "T"))
         let other = try #require(StateKey(.refresh, scope: "spotify", value: "U"))
-        let kept = KeptAnswer(status: 200, body: Array(Self.tokens.utf8))
+        let kept = KeptAnswer(status: 200, body: Array(Self.tokens.utf8), provedBy: nil)
         let plaintext = kept.plaintext(boundTo: key)
         #expect(KeptAnswer(plaintext: plaintext, boundTo: key) == kept)
         #expect(KeptAnswer(plaintext: plaintext, boundTo: other) == nil)
         var wrongVersion = plaintext
-        wrongVersion[0] = 2
+        wrongVersion[0] = 1
         #expect(KeptAnswer(plaintext: wrongVersion, boundTo: key) == nil)
         #expect(KeptAnswer(plaintext: Array(plaintext.prefix(20)), boundTo: key) == nil)
         var noStatus = plaintext
-        noStatus[33] = 0x00
-        noStatus[34] = 0x64  // 100: not an answer a request ends with
+        noStatus[66] = 0x00
+        noStatus[67] = 0x64  // 100: not an answer a request ends with
         #expect(KeptAnswer(plaintext: noStatus, boundTo: key) == nil)
-        let throttled = KeptAnswer(status: 429, retryAfterSeconds: 7, body: [0x7B, 0x7D])
+        var badFlag = plaintext
+        badFlag[33] = 2
+        #expect(KeptAnswer(plaintext: badFlag, boundTo: key) == nil)
+        let throttled = KeptAnswer(
+            status: 429, retryAfterSeconds: 7, body: [0x7B, 0x7D], provedBy: nil)
         #expect(
             KeptAnswer(plaintext: throttled.plaintext(boundTo: key), boundTo: key) == throttled)
+        // The key that proved the request is kept with the answer, and only it matches.
+        let a = [UInt8](repeating: 0xA1, count: 32)
+        let b = [UInt8](repeating: 0xB2, count: 32)
+        let proved = KeptAnswer(status: 200, body: Array(Self.tokens.utf8), provedBy: a)
+        let reopened = try #require(
+            KeptAnswer(plaintext: proved.plaintext(boundTo: key), boundTo: key))
+        #expect(reopened == proved)
+        #expect(reopened.isFor(prover: a))
+        #expect(!reopened.isFor(prover: b) && !reopened.isFor(prover: nil))
+        #expect(kept.isFor(prover: nil) && !kept.isFor(prover: a))
         // Its own kind: it never opens as a refresh token, and a refresh token never as it.
         let sealed = try ring.seal(plaintext, context: context)
         var asRefresh = context

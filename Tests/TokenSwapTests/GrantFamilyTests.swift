@@ -132,20 +132,101 @@ import Transport
         #expect(Set([first, second]).count == 2)
     }
 
-    @Test func aTokenSealedBeforeFamiliesGetsOneAtItsFirstRefresh() async throws {
+    /// CONTRACT §14: a token sealed before families existed belongs to the family derived
+    /// from it, generation 0, the same for every copy of it, on every copy of the service
+    /// and every time; its refresh answer is generation 1 of that family.
+    @Test func aTokenSealedBeforeFamiliesBelongsToTheFamilyDerivedFromIt() async throws {
         let provider = try F.provider()
-        let stack = try Self.stack(
-            RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#),
-            provider: provider)
+        let answer = RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#)
+        let stack = try Self.stack(answer, answer, answer, provider: provider)
+        let otherCopy = try Self.stack(answer, provider: provider)
         let versionOne = try Self.versionOneToken("raw-v1", provider: provider)
         #expect(try F.open(versionOne, keys: F.newKey, provider: provider).grant == nil)
-        let answer = try Self.sealed(await Self.refresh(versionOne, stack, provider: provider))
-        #expect(answer != versionOne)
-        let opened = try F.open(answer, keys: F.newKey, provider: provider)
-        #expect(opened.plaintextString == "raw-v1")
-        let grant = try #require(opened.grant)
-        #expect(grant.startTime == UInt64(TestClock.start))
-        #expect(grant.generation == 0)
+        var families: [SealedGrant] = []
+        for copy in [stack, stack, otherCopy] {
+            let sealed = try Self.sealed(await Self.refresh(versionOne, copy, provider: provider))
+            #expect(sealed != versionOne)
+            let opened = try F.open(sealed, keys: F.newKey, provider: provider)
+            #expect(opened.plaintextString == "raw-v1")
+            families.append(try #require(opened.grant))
+        }
+        #expect(families.allSatisfy { $0.familyID == families[0].familyID })
+        #expect(families.allSatisfy { $0.generation == 1 && $0.thumbprint == nil })
+        #expect(families[0].startTime == UInt64(TestClock.start))
+        // Another token's family is another.
+        let another = try Self.sealed(
+            await Self.refresh(
+                try Self.versionOneToken("raw-v2", provider: provider), stack,
+                provider: provider))
+        #expect(try Self.grant(another, provider: provider).familyID != families[0].familyID)
+    }
+
+    /// Issue 34's first finding: the app refreshes its old token once and signs out; a
+    /// thief's copy of the same old token is then refused too, without a provider call.
+    @Test func signingOutEndsAStolenCopyOfATokenSealedBeforeFamilies() async throws {
+        let provider = try F.provider()
+        let stack = try Self.stack(Self.rotated("r1"), Self.rotated("r2"), provider: provider)
+        let old = try Self.versionOneToken("raw-v1", provider: provider)
+        let appsToken = try Self.sealed(await Self.refresh(old, stack, provider: provider))
+        #expect(await Self.revoke(appsToken, stack, provider: provider).status.code == 200)
+        try Self.expectRefused(await Self.refresh(old, stack, provider: provider))
+        try Self.expectRefused(await Self.refresh(appsToken, stack, provider: provider))
+        #expect(stack.upstream.requests.count == 1)
+    }
+
+    /// The same for a legacy token (CONTRACT §9): its family is derived from it too.
+    @Test func signingOutEndsAStolenCopyOfALegacyToken() async throws {
+        let provider = try GrantEndpointsLegacyTests.provider()
+        let stack = try Self.stack(Self.rotated("r1"), Self.rotated("r2"), provider: provider)
+        let legacy = try GrantEndpointsLegacyTests.ctrToken("legacy-refresh-token-1")
+        let appsToken = try Self.sealed(await Self.refresh(legacy, stack, provider: provider))
+        #expect(await Self.revoke(appsToken, stack, provider: provider).status.code == 200)
+        // A legacy format's failures are one answer (CONTRACT §9): refused, not called.
+        let refused = await Self.refresh(legacy, stack, provider: provider)
+        #expect(refused.status.code == 400)
+        #expect(try F.body(refused)["error"]?.stringValue == "invalid_grant")
+        #expect(stack.upstream.requests.count == 1)
+    }
+
+    /// Revoking the old token itself ends every token refreshed from it.
+    @Test func revokingATokenSealedBeforeFamiliesEndsTheTokensRefreshedFromIt() async throws {
+        let provider = try F.provider()
+        let stack = try Self.stack(Self.rotated("r1"), provider: provider)
+        let old = try Self.versionOneToken("raw-v1", provider: provider)
+        let appsToken = try Self.sealed(await Self.refresh(old, stack, provider: provider))
+        #expect(await Self.revoke(old, stack, provider: provider).status.code == 200)
+        try Self.expectRefused(await Self.refresh(appsToken, stack, provider: provider))
+        #expect(stack.upstream.requests.count == 1)
+    }
+
+    /// A revocation an earlier version recorded for such a token (under the token as
+    /// sent) still holds.
+    @Test func aRevocationRecordedByAnEarlierVersionStillHolds() async throws {
+        let provider = try F.provider()
+        let stack = try Self.stack(provider: provider)
+        let old = try Self.versionOneToken("raw-v1", provider: provider)
+        let key = try #require(
+            stack.service.revocationKey(tokenWithoutFamily: old, provider: provider))
+        let recorded = MemoryStateStoreTests.Answers<Bool>()
+        stack.service.state.insertIfAbsent(key, keepFor: .seconds(60), completion: recorded.record)
+        try Self.expectRefused(await Self.refresh(old, stack, provider: provider))
+        #expect(stack.upstream.requests.isEmpty)
+    }
+
+    /// With reuse detection on, an old copy of a token sealed before families, presented
+    /// after its first refresh, is an older generation: the family is revoked.
+    @Test func reuseDetectionSeesAnOldCopyOfATokenSealedBeforeFamilies() async throws {
+        let provider = try F.provider()
+        let stack = try Self.stack(
+            Self.rotated("r1"), policy: GrantFamilyPolicy(reuseDetection: true),
+            provider: provider)
+        let old = try Self.versionOneToken("raw-v1", provider: provider)
+        let appsToken = try Self.sealed(await Self.refresh(old, stack, provider: provider))
+        try Self.expectRefused(await Self.refresh(old, stack, provider: provider))
+        try Self.expectRefused(await Self.refresh(appsToken, stack, provider: provider))
+        #expect(stack.upstream.requests.count == 1)
+        let exposition = String(decoding: await stack.metrics.exposition(), as: UTF8.self)
+        #expect(exposition.contains("tokenswap_refresh_reuse_detected_total"))
     }
 
     @Test func generationsSaturateAtTheTop() throws {

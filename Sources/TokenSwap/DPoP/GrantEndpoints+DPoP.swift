@@ -60,8 +60,7 @@ extension GrantEndpoints {
     }
 
     /// A new grant family (CONTRACT §14) starting now (`unixClock`), generation 0, bound to
-    /// `thumbprint`: the grant of a swap, a device approval or the first refresh of a token
-    /// without one.
+    /// `thumbprint`: the grant of a swap or a device approval.
     func newGrant(thumbprint: [UInt8]?) throws(GrantError) -> SealedGrant {
         guard
             let grant = SealedGrant.newFamily(
@@ -71,14 +70,5 @@ extension GrantEndpoints {
             throw .temporarilyUnavailable(reason: "random source failed")
         }
         return grant
-    }
-
-    /// The grant a refresh answers with: the presented token's family, next generation,
-    /// bound to `thumbprint`; a new family for a token sealed before families existed.
-    func refreshedGrant(_ opened: OpenedToken, thumbprint: [UInt8]?) throws(GrantError)
-        -> SealedGrant
-    {
-        if let next = opened.grant?.nextGeneration(thumbprint: thumbprint) { return next }
-        return try newGrant(thumbprint: thumbprint)
     }
 }

@@ -82,7 +82,7 @@ extension GrantEndpoints {
         // nothing else a poll answers is kept, so a pending code polls on as before.
         return try await replaying(
             replayKey(sealed, opened: identity, provider: provider), provider: provider,
-            refusals: false
+            provedBy: binding, refusals: false
         ) { () async throws(GrantError) in
             try await pollUpstream(
                 envelope, remaining: remaining, binding: binding, provider: provider)

@@ -7,8 +7,8 @@ import Sealing
 
 /// Grant families (CONTRACT §14): every sealed refresh token carries its family (a random
 /// id, the grant's start time and its generation, inside the seal: `SealedGrant`). Made at
-/// the swap or the device approval, or at the first refresh of a token sealed before
-/// families existed (legacy tokens included); kept by every refresh.
+/// the swap or the device approval, derived from the token itself for a token sealed before
+/// families existed (legacy tokens included, `DerivedFamilies`); kept by every refresh.
 ///
 /// Three things follow from the family, all decided here and all before the provider is
 /// called:
@@ -22,9 +22,38 @@ import Sealing
 extension GrantEndpoints {
     // MARK: Keeping families (made by `newGrant`, kept by `refreshedGrant`)
 
+    /// The family `opened` belongs to (CONTRACT §14): the sealed one, or for a token
+    /// sealed before families existed (legacy tokens included) the one derived from the
+    /// token itself, generation 0, starting now (`DerivedFamilies`). Only a crypto library
+    /// that stopped working is an error.
+    func family(of opened: OpenedToken, provider: Provider) throws(GrantError) -> SealedGrant {
+        if let grant = opened.grant { return grant }
+        guard
+            let family = derivedFamilies?.family(
+                of: opened, provider: provider.name, startTime: UInt64(max(0, unixClock())))
+        else {
+            metrics.sealingFailed(.open, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "digest unavailable")
+        }
+        return family
+    }
+
+    /// The grant a refresh answers with: the presented token's family (`family(of:)`), next
+    /// generation, bound to `thumbprint`.
+    func refreshedGrant(_ family: SealedGrant, thumbprint: [UInt8]?) throws(GrantError)
+        -> SealedGrant
+    {
+        guard let next = family.nextGeneration(thumbprint: thumbprint) else {
+            // Only a thumbprint of the wrong length, which `DPoPGate` never gives.
+            throw .temporarilyUnavailable(reason: "binding unavailable")
+        }
+        return next
+    }
+
     /// Whether a refresh's answer must be sealed anew although the provider did not rotate
-    /// and the active key sealed the token: it has no family yet, or reuse detection needs
-    /// the next generation in it (CONTRACT §2: "when §13–§14 need a new seal").
+    /// and the active key sealed the token: it has no family in its seal yet, or reuse
+    /// detection needs the next generation in it (CONTRACT §2: "when §13–§14 need a new
+    /// seal").
     func needsNewSeal(_ opened: OpenedToken, provider: Provider) -> Bool {
         opened.grant == nil || detectsReuse(at: provider)
     }
@@ -41,22 +70,34 @@ extension GrantEndpoints {
     /// repeat inside the window is refused too, CONTRACT §12): a grant past its lifetime
     /// (no store needed), then a revoked family. `next` runs when neither holds. By
     /// callback: the memory store answers inline.
+    ///
+    /// A token without a sealed family (`sealed` is its text) is also refused when it was
+    /// revoked by itself before families were derived: such records, kept under the token
+    /// as sent, stay in the store for their retention.
     func checkGrant(
-        _ opened: OpenedToken, sealed: String, provider: Provider,
+        _ family: SealedGrant, sealedWithoutFamily sealed: String?, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        if let grant = opened.grant,
-            families.policy(for: provider.name).secondsLeft(
-                startTime: grant.startTime, now: unixClock()) == 0
+        if families.policy(for: provider.name).secondsLeft(
+            startTime: family.startTime, now: unixClock()) == 0
         {
             return failed(.grantEnded(.expired))
         }
-        guard let key = revocationKey(opened.grant, sealed: sealed, provider: provider) else {
+        guard let key = revocationKey(family, provider: provider) else {
             return failed(.temporarilyUnavailable(reason: "digest unavailable"))
         }
-        state.contains(key) { result in
+        let earlierKey = sealed.flatMap { revocationKey(tokenWithoutFamily: $0, provider: provider) }
+        state.contains(key) { [self] result in
             switch result {
-            case .success(false): next()
+            case .success(false):
+                guard let earlierKey else { return next() }
+                state.contains(earlierKey) { result in
+                    switch result {
+                    case .success(false): next()
+                    case .success(true): failed(.grantEnded(.revoked))
+                    case .failure(let error): failed(Self.stateFailure(error))
+                    }
+                }
             case .success(true): failed(.grantEnded(.revoked))
             case .failure(let error): failed(Self.stateFailure(error))
             }
@@ -65,14 +106,16 @@ extension GrantEndpoints {
 
     /// Where the revocation of a grant is recorded: its family id (as hex, digested by
     /// `StateKey(hexOf:)`, the key of the hex text, as shared stores have held it since
-    /// families began), or, for a token sealed before families existed, the token as sent (it
-    /// has nothing else that names its grant; the tokens refreshed from it carry families
-    /// of their own). Nil only when OpenSSL cannot digest.
-    func revocationKey(_ grant: SealedGrant?, sealed: String, provider: Provider) -> StateKey? {
-        guard let grant else {
-            return StateKey(.revokedFamily, scope: provider.name, value: "token:" + sealed)
-        }
-        return StateKey(.revokedFamily, scope: provider.name, hexOf: grant.familyID)
+    /// families began). Nil only when OpenSSL cannot digest.
+    func revocationKey(_ family: SealedGrant, provider: Provider) -> StateKey? {
+        StateKey(.revokedFamily, scope: provider.name, hexOf: family.familyID)
+    }
+
+    /// Where a value that names no family of ours is looked up (`/revoke` of a value that
+    /// does not open, which records nothing), and where earlier versions recorded the
+    /// revocation of a token sealed before families existed: the token as sent.
+    func revocationKey(tokenWithoutFamily sealed: String, provider: Provider) -> StateKey? {
+        StateKey(.revokedFamily, scope: provider.name, value: "token:" + sealed)
     }
 
     /// A state store failure as the request's answer: only a store that must not be
@@ -90,12 +133,10 @@ extension GrantEndpoints {
     /// the whole family is revoked and the request refused. Raising to the presented
     /// generation reads the newest and changes nothing that is not true already.
     func checkGeneration(
-        _ opened: OpenedToken, raw: String, provider: Provider,
+        _ grant: SealedGrant, raw: String, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        guard detectsReuse(at: provider), let grant = opened.grant else {
-            return next()
-        }
+        guard detectsReuse(at: provider) else { return next() }
         guard let key = generationKey(grant, provider: provider) else {
             return failed(.temporarilyUnavailable(reason: "digest unavailable"))
         }
@@ -150,7 +191,7 @@ extension GrantEndpoints {
                 "generation": "\(grant.generation)",
             ])
         revokeUpstream(raw, provider: provider)
-        guard let key = revocationKey(grant, sealed: "", provider: provider) else { return done() }
+        guard let key = revocationKey(grant, provider: provider) else { return done() }
         state.insertIfAbsent(key, keepFor: families.retention) { _ in done() }
     }
 

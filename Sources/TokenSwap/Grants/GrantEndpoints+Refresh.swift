@@ -60,17 +60,18 @@ extension GrantEndpoints {
                 inspection, bound: opened.grant?.thumbprint, provider: provider)
             attempt = RefreshAttempt(
                 endpoints: self, provider: provider, request: request, sealed: sealed,
-                opened: opened, raw: raw, legacyFormat: legacyFormat, binding: binding,
-                finish: finish)
+                opened: opened, family: try family(of: opened, provider: provider), raw: raw,
+                legacyFormat: legacyFormat, binding: binding, finish: finish)
         } catch {
             return finish(.failure(error))
         }
         // The token opened and its proof (if any) passed; the checks a repeat must pass too
         // come before the replay: a grant that has ended (CONTRACT §14) is refused even
         // inside the window.
+        let earlierRecord = attempt.opened.grant == nil && attempt.legacyFormat == nil
         checkGrant(
-            attempt.opened, sealed: attempt.sealed, provider: provider,
-            failed: { attempt.refused($0) }, next: { attempt.replay() })
+            attempt.family, sealedWithoutFamily: earlierRecord ? attempt.sealed : nil,
+            provider: provider, failed: { attempt.refused($0) }, next: { attempt.replay() })
     }
 
     /// A refresh request's token: natively, else by the provider's legacy decoders
@@ -102,6 +103,9 @@ private final class RefreshAttempt: Sendable {
     let request: HTTPRequest
     let sealed: String
     let opened: OpenedToken
+    /// Its grant family (CONTRACT §14): sealed with it, or derived from it for a token
+    /// sealed without one (`GrantEndpoints.family(of:provider:)`).
+    let family: SealedGrant
     /// The provider's refresh token, as the sealed one opened.
     let raw: String
     /// The legacy format that opened it (CONTRACT §9); nil: the key ring did.
@@ -112,14 +116,15 @@ private final class RefreshAttempt: Sendable {
 
     init(
         endpoints: GrantEndpoints, provider: Provider, request: HTTPRequest, sealed: String,
-        opened: OpenedToken, raw: String, legacyFormat: LegacyFormat?, binding: [UInt8]?,
-        finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+        opened: OpenedToken, family: SealedGrant, raw: String, legacyFormat: LegacyFormat?,
+        binding: [UInt8]?, finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         self.endpoints = endpoints
         self.provider = provider
         self.request = request
         self.sealed = sealed
         self.opened = opened
+        self.family = family
         self.raw = raw
         self.legacyFormat = legacyFormat
         self.binding = binding
@@ -137,7 +142,7 @@ private final class RefreshAttempt: Sendable {
     func replay() {
         endpoints.replaying(
             endpoints.replayKey(sealed, opened: opened.sealIdentity, provider: provider),
-            provider: provider, call: { done in self.call(done) },
+            provider: provider, provedBy: binding, call: { done in self.call(done) },
             replayed: { self.replayed($0) }, completion: finish)
     }
 
@@ -155,13 +160,13 @@ private final class RefreshAttempt: Sendable {
     private func call(_ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void) {
         guard endpoints.detectsReuse(at: provider) else { return callProvider(done) }
         endpoints.checkGeneration(
-            opened, raw: raw, provider: provider, failed: { done(.failure($0)) }
+            family, raw: raw, provider: provider, failed: { done(.failure($0)) }
         ) { self.callProvider(done) }
     }
 
     /// The provider call, and the answer sealed: the provider's rotated token, or else the
-    /// client's own, as the next generation of its family (a new family for a token without
-    /// one, CONTRACT §14) bound to `binding` (§13). The same text goes back only when
+    /// client's own, as the next generation of its family (the derived one for a token
+    /// sealed without one, CONTRACT §14) bound to `binding` (§13). The same text goes back only when
     /// nothing it seals would change: the active key, the current layout, the same binding,
     /// and no generation to count (§2).
     private func callProvider(
@@ -201,7 +206,7 @@ private final class RefreshAttempt: Sendable {
                     refreshToken: sealed)
                 return (response, opened.grant)
             }
-            let grant = try endpoints.refreshedGrant(opened, thumbprint: binding)
+            let grant = try endpoints.refreshedGrant(family, thumbprint: binding)
             let answer = try endpoints.seal(rotated ?? raw, for: provider, grant: grant)
             let response = GrantEndpoints.success(
                 endpoints.withLifetime(tokens, grant: grant, provider: provider),

@@ -38,11 +38,15 @@ extension GrantEndpoints {
     /// Answers a refresh-shaped request whose sealed value opened: the kept answer when
     /// there is one, the answer of the call in flight when there is one (whatever it is),
     /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
-    /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed answer before `completion`
-    /// (a legacy token gives back its failure allowance on a replayed success).
+    /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed
+    /// answer before `completion` (a legacy token gives back its failure allowance on a
+    /// replayed success). `prover` is the thumbprint of the DPoP key that proved the
+    /// request (nil: none did): an answer is kept with it, and handed only to a repeat
+    /// proved by the same key, or unproved when it was (CONTRACT §12); any other repeat is
+    /// `invalid_grant` without a provider call.
     /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
     func replaying(
-        _ key: StateKey?, provider: Provider, refusals: Bool = true,
+        _ key: StateKey?, provider: Provider, provedBy prover: [UInt8]?, refusals: Bool = true,
         call:
             @escaping @Sendable (
                 @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
@@ -51,21 +55,30 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         guard let key else { return call(completion) }
+        let request = ReplayedRequest(key: key, provider: provider, prover: prover)
         if let claim = state.claimAtOnce(key, inFlightFor: inFlightFor) {
             return claimed(
-                .success(claim), key: key, provider: provider, refusals: refusals, call: call,
-                replayed: replayed, completion: completion)
+                .success(claim), request, refusals: refusals, call: call, replayed: replayed,
+                completion: completion)
         }
         state.claim(key, inFlightFor: inFlightFor) { [self] claim in
             claimed(
-                claim, key: key, provider: provider, refusals: refusals, call: call,
-                replayed: replayed, completion: completion)
+                claim, request, refusals: refusals, call: call, replayed: replayed,
+                completion: completion)
         }
+    }
+
+    /// What the window's steps read of the request: the token's key, the provider, and
+    /// the key that proved the request (`replaying`'s `prover`).
+    private struct ReplayedRequest: Sendable {
+        let key: StateKey
+        let provider: Provider
+        let prover: [UInt8]?
     }
 
     /// What `replaying` does once its claim is answered.
     private func claimed(
-        _ claim: Result<RefreshClaim, StateStoreError>, key: StateKey, provider: Provider,
+        _ claim: Result<RefreshClaim, StateStoreError>, _ request: ReplayedRequest,
         refusals: Bool,
         call:
             @escaping @Sendable (
@@ -75,17 +88,15 @@ extension GrantEndpoints {
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         proceed(
-            decide(claim, key: key, provider: provider, reason: .window), key: key,
-            provider: provider, refusals: refusals, call: call, replayed: replayed,
-            completion: completion
+            decide(claim, request, reason: .window), request, refusals: refusals, call: call,
+            replayed: replayed, completion: completion
         ) { [self] in
             state.awaitAnswer(
-                key, inFlightFor: inFlightFor, until: .after(inFlightFor)
+                request.key, inFlightFor: inFlightFor, until: .after(inFlightFor)
             ) { [self] claim in
                 proceed(
-                    decide(claim, key: key, provider: provider, reason: .inFlight), key: key,
-                    provider: provider, refusals: refusals, call: call, replayed: replayed,
-                    completion: completion
+                    decide(claim, request, reason: .inFlight), request, refusals: refusals,
+                    call: call, replayed: replayed, completion: completion
                 ) { completion(.failure(.upstreamTimeout)) }
             }
         }
@@ -95,7 +106,7 @@ extension GrantEndpoints {
     /// when the call is still in flight, `inFlight` (wait for it once; after the wait, give
     /// up with a retryable failure).
     private func proceed(
-        _ step: ReplayStep, key: StateKey, provider: Provider, refusals: Bool,
+        _ step: ReplayStep, _ request: ReplayedRequest, refusals: Bool,
         call:
             @escaping @Sendable (
                 @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
@@ -106,7 +117,7 @@ extension GrantEndpoints {
     ) {
         switch step {
         case .call:
-            calling(call, key: key, provider: provider, refusals: refusals, completion)
+            calling(call, request, refusals: refusals, completion)
         case .answer(let result):
             replayed(result)
             completion(result)
@@ -122,31 +133,32 @@ extension GrantEndpoints {
             @escaping @Sendable (
                 @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
             ) -> Void,
-        key: StateKey, provider: Provider, refusals: Bool,
+        _ request: ReplayedRequest, refusals: Bool,
         _ completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         call { [self] result in
-            keep(result, under: key, provider: provider, refusals: refusals)
+            keep(result, for: request, refusals: refusals)
             completion(result)
         }
     }
 
     /// `replaying` for a task (the device poll, which awaits its provider call).
     func replaying(
-        _ key: StateKey?, provider: Provider, refusals: Bool,
+        _ key: StateKey?, provider: Provider, provedBy prover: [UInt8]?, refusals: Bool,
         call: () async throws(GrantError) -> HTTPResponse
     ) async throws(GrantError) -> HTTPResponse {
         guard let key else { return try await call() }
+        let request = ReplayedRequest(key: key, provider: provider, prover: prover)
         var step = decide(
             await storeAnswer { state.claim(key, inFlightFor: inFlightFor, completion: $0) },
-            key: key, provider: provider, reason: .window)
+            request, reason: .window)
         if case .wait = step {
             let deadline = Deadline.after(inFlightFor)
             step = decide(
                 await storeAnswer {
                     state.awaitAnswer(
                         key, inFlightFor: inFlightFor, until: deadline, completion: $0)
-                }, key: key, provider: provider, reason: .inFlight)
+                }, request, reason: .inFlight)
         }
         switch step {
         case .answer(let result):
@@ -160,7 +172,7 @@ extension GrantEndpoints {
             } catch {
                 result = .failure(error)
             }
-            keep(result, under: key, provider: provider, refusals: refusals)
+            keep(result, for: request, refusals: refusals)
             return try result.get()
         }
     }
@@ -173,7 +185,7 @@ extension GrantEndpoints {
     }
 
     private func decide(
-        _ claim: Result<RefreshClaim, StateStoreError>, key: StateKey, provider: Provider,
+        _ claim: Result<RefreshClaim, StateStoreError>, _ request: ReplayedRequest,
         reason: ServiceMetrics.ReplayReason
     ) -> ReplayStep {
         switch claim {
@@ -188,8 +200,15 @@ extension GrantEndpoints {
             return .wait
         case .success(.kept(let sealed, let age)):
             // One that no longer opens (its key left the ring) counts as absent.
-            guard let kept = openKept(sealed, key: key, provider: provider) else { return .call }
-            metrics.refreshReplayed(provider: provider.name, reason, in: replayCounters)
+            guard let kept = openKept(sealed, key: request.key, provider: request.provider)
+            else { return .call }
+            // Proved by another key than the request that made it, or by one when that
+            // request had none, or by none when it had one: the grant is not this
+            // client's (CONTRACT §12), whether the token was bound when sent or not.
+            guard kept.isFor(prover: request.prover) else {
+                return .answer(.failure(.dpopKeyMismatch))
+            }
+            metrics.refreshReplayed(provider: request.provider.name, reason, in: replayCounters)
             return .answer(kept.replayed(age: age))
         }
     }
@@ -199,10 +218,10 @@ extension GrantEndpoints {
     /// call only (`keepFor` zero), so each concurrent request gets the answer of the one in
     /// flight and the next one calls the provider again.
     private func keep(
-        _ result: Result<HTTPResponse, GrantError>, under key: StateKey, provider: Provider,
-        refusals: Bool
+        _ result: Result<HTTPResponse, GrantError>, for request: ReplayedRequest, refusals: Bool
     ) {
-        let answer = KeptAnswer(result)
+        let (key, provider) = (request.key, request.provider)
+        let answer = KeptAnswer(result, provedBy: request.prover)
         // Sealed as bytes (the store holds bytes; nobody outside reads them), the plaintext
         // written where it is encrypted, and that where the store keeps it (the memory
         // store's ring). An answer that does not seal frees the key: a waiter then calls
@@ -222,20 +241,15 @@ extension GrantEndpoints {
         }
     }
 
-    /// The answer kept under `key`: sealed bytes, or the base64url text an earlier version
-    /// kept (a shared store may hold one from a copy not yet upgraded). Sealed bytes begin
-    /// with the layout version, `0x01`, which no base64url character is.
+    /// The answer kept under `key`, sealed as bytes. What an earlier version kept (as
+    /// base64url text, or in `KeptAnswer`'s first layout, without the key that proved it)
+    /// does not open as one and counts as absent: a repeat during a rolling upgrade calls
+    /// the provider, as one after the window does.
     private func openKept(_ sealed: [UInt8], key: StateKey, provider: Provider) -> KeptAnswer? {
-        let context = Self.context(provider, kind: .keptAnswer)
-        let opened: OpenedToken?
-        if sealed.first == Self.sealedKeptAnswerVersion {
-            opened = try? keyRing.open(sealedBytes: sealed, context: context)
-        } else if let text = String(validating: sealed, as: UTF8.self) {
-            opened = try? keyRing.open(text, context: context)
-        } else {
-            opened = nil
-        }
-        guard let opened else { return nil }
+        guard sealed.first == Self.sealedKeptAnswerVersion,
+            let opened = try? keyRing.open(
+                sealedBytes: sealed, context: Self.context(provider, kind: .keptAnswer))
+        else { return nil }
         return KeptAnswer(plaintext: opened.plaintext, boundTo: key)
     }
 

@@ -37,6 +37,9 @@ public final class GrantEndpoints: Sendable {
     let inFlightFor: Duration
     /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
     let families: GrantFamilySettings
+    /// The family of a token sealed without one (§14); nil only if OpenSSL cannot derive
+    /// (such tokens are then answered `503`).
+    let derivedFamilies: DerivedFamilies?
     /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
     /// (sealed, read by every copy); injected by tests.
     let unixClock: @Sendable () -> Int64
@@ -72,6 +75,7 @@ public final class GrantEndpoints: Sendable {
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
         self.families = families
+        self.derivedFamilies = DerivedFamilies(keyRing: keyRing)
         self.unixClock = unixClock
     }
 

@@ -7,21 +7,32 @@ import Sealing
 /// flight, whatever it is). Sealed under the active key with its own kind
 /// (`SealedKind.keptAnswer`), and bound to the request that made it: the digest of its
 /// `StateKey` is the first part of the plaintext, so an answer for one token never opens
-/// as the answer for another, even if a store mixed up its values.
+/// as the answer for another, even if a store mixed up its values. It also remembers the
+/// DPoP key that proved that request, or that none did (`prover`, CONTRACT §12): a repeat
+/// gets it only when proved by the same key, or, when none did, with no proof.
 ///
-/// Plaintext layout: version (1) | key digest (32) | status (2, big-endian) |
-/// `Retry-After` seconds (4, big-endian, 0: none) | body.
+/// Plaintext layout (version 2): version (1) | key digest (32) | proved (1: 0 or 1) |
+/// the prover's thumbprint (32, zeros when none) | status (2, big-endian) | `Retry-After`
+/// seconds (4, big-endian, 0: none) | body. Version 1 had no prover: an answer kept by an
+/// earlier version counts as absent (the repeat calls the provider, as after the window).
 struct KeptAnswer: Sendable, Equatable {
     let status: Int
     let retryAfterSeconds: Int?
     let body: [UInt8]
+    /// The RFC 7638 thumbprint of the DPoP key that proved the request that made the
+    /// answer; nil when none did.
+    let prover: [UInt8]?
 
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     private static let digestByteCount = 32
-    private static let headerByteCount = 1 + digestByteCount + 2 + 4
+    private static let proverOffset = 1 + digestByteCount
+    private static let thumbprintByteCount = SealedGrant.thumbprintByteCount
+    private static let statusOffset = proverOffset + 1 + thumbprintByteCount
+    private static let headerByteCount = statusOffset + 2 + 4
 
-    /// The answer a request got: its status, body and `Retry-After`.
-    init(_ result: Result<HTTPResponse, GrantError>) {
+    /// The answer a request proved by `prover`'s key (nil: by none) got: its status, body
+    /// and `Retry-After`.
+    init(_ result: Result<HTTPResponse, GrantError>, provedBy prover: [UInt8]?) {
         let response: HTTPResponse
         switch result {
         case .success(let answer): response = answer
@@ -33,11 +44,13 @@ struct KeptAnswer: Sendable, Equatable {
             status: status,
             retryAfterSeconds: status == 200
                 ? nil : response.headers["Retry-After"].flatMap { Int($0) },
-            body: response.body)
+            body: response.body, provedBy: prover)
     }
 
-    init(status: Int, retryAfterSeconds: Int? = nil, body: [UInt8]) {
+    init(status: Int, retryAfterSeconds: Int? = nil, body: [UInt8], provedBy prover: [UInt8]?) {
+        precondition(prover.map { $0.count == Self.thumbprintByteCount } ?? true)
         self.status = status
+        self.prover = prover
         // `GrantError` clamps it to an hour; four bytes hold it either way.
         self.retryAfterSeconds = retryAfterSeconds.map { min(max($0, 1), 86_400) }
         self.body = body
@@ -69,12 +82,19 @@ struct KeptAnswer: Sendable, Equatable {
         precondition(buffer.count >= plaintextByteCount)
         buffer[0] = Self.version
         key.writeDigest(into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...]))
+        buffer[Self.proverOffset] = prover == nil ? 0 : 1
+        let thumbprint = UnsafeMutableRawBufferPointer(
+            rebasing: buffer[(Self.proverOffset + 1)..<Self.statusOffset])
+        if let prover {
+            thumbprint.copyBytes(from: prover)
+        } else {
+            thumbprint.initializeMemory(as: UInt8.self, repeating: 0)
+        }
         let status = UInt16(clamping: status)
-        buffer.storeBytes(
-            of: status.bigEndian, toByteOffset: 1 + Self.digestByteCount, as: UInt16.self)
+        buffer.storeBytes(of: status.bigEndian, toByteOffset: Self.statusOffset, as: UInt16.self)
         let retryAfter = UInt32(clamping: retryAfterSeconds ?? 0)
         buffer.storeBytes(
-            of: retryAfter.bigEndian, toByteOffset: 3 + Self.digestByteCount, as: UInt32.self)
+            of: retryAfter.bigEndian, toByteOffset: Self.statusOffset + 2, as: UInt32.self)
         UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerByteCount..<plaintextByteCount])
             .copyBytes(from: body)
     }
@@ -85,7 +105,13 @@ struct KeptAnswer: Sendable, Equatable {
         guard plaintext.count >= Self.headerByteCount, plaintext[0] == Self.version,
             plaintext[1...Self.digestByteCount].elementsEqual(key.digest)
         else { return nil }
-        var offset = Self.digestByteCount + 1
+        let prover: [UInt8]?
+        switch plaintext[Self.proverOffset] {
+        case 0: prover = nil
+        case 1: prover = Array(plaintext[(Self.proverOffset + 1)..<Self.statusOffset])
+        default: return nil
+        }
+        var offset = Self.statusOffset
         let status = Int(plaintext[offset]) << 8 | Int(plaintext[offset + 1])
         offset += 2
         var retryAfter = 0
@@ -93,7 +119,18 @@ struct KeptAnswer: Sendable, Equatable {
         guard (200...599).contains(status) else { return nil }
         self.init(
             status: status, retryAfterSeconds: retryAfter == 0 ? nil : retryAfter,
-            body: Array(plaintext[Self.headerByteCount...]))
+            body: Array(plaintext[Self.headerByteCount...]), provedBy: prover)
+    }
+
+    /// Whether a repeat proved by `prover`'s key (nil: by none) may have this answer: the
+    /// same key as the request that made it, or no proof when that request had none.
+    func isFor(prover requester: [UInt8]?) -> Bool {
+        switch (prover, requester) {
+        case (nil, nil): true
+        case (let kept?, let requester?):
+            kept.withUnsafeBytes { a in requester.withUnsafeBytes { a.sameBytes(as: $0) } }
+        default: false
+        }
     }
 
     /// The answer as replayed `age` after the provider gave it: a `200` with `expires_in`

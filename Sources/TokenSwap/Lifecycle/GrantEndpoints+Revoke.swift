@@ -53,8 +53,10 @@ extension GrantEndpoints {
         }
     }
 
-    /// Records the family of `opened` as revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS`
-    /// (CONTRACT §14), before the provider is asked: a provider that fails leaves the
+    /// Records the family of `opened` (`family(of:)`: for a token sealed before families
+    /// existed, the one derived from it, so every token refreshed from it ends too) as
+    /// revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS` (CONTRACT §14), before the
+    /// provider is asked: a provider that fails leaves the
     /// client retrying a revocation the broker already holds. A value that did not open
     /// (or opened only by a legacy format, which may be unauthenticated and so forged at
     /// will: recording those would let anyone fill the store) looks up its own key
@@ -63,9 +65,13 @@ extension GrantEndpoints {
     func revokeFamily(of opened: OpenedToken?, sealed: String, provider: Provider)
         async throws(GrantError)
     {
-        guard let key = revocationKey(opened?.grant, sealed: sealed, provider: provider) else {
-            throw .temporarilyUnavailable(reason: "digest unavailable")
-        }
+        let key =
+            if let opened {
+                revocationKey(try family(of: opened, provider: provider), provider: provider)
+            } else {
+                revocationKey(tokenWithoutFamily: sealed, provider: provider)
+            }
+        guard let key else { throw .temporarilyUnavailable(reason: "digest unavailable") }
         let retention = families.retention
         let result = await withCheckedContinuation { continuation in
             let resume: @Sendable (Result<Bool, StateStoreError>) -> Void = {
