@@ -37,6 +37,10 @@ let package = Package(
         // "CSystem": swift-system, which swift-configuration uses, already has that name.
         .target(
             name: "COpenSSL",
+            // OpenSSL 3's API without what it deprecates: a deprecated call does not compile.
+            cSettings: [
+                .define("OPENSSL_API_COMPAT", to: "30000"), .define("OPENSSL_NO_DEPRECATED"),
+            ],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .target(name: "CPosix"),

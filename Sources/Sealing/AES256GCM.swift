@@ -1,12 +1,11 @@
 import COpenSSL
 
-/// AES-256-GCM through OpenSSL's default provider with a 96-bit nonce and a 16-byte tag.
+/// AES-256-GCM through OpenSSL's EVP cipher API with a 96-bit nonce and a 16-byte tag.
 ///
 /// Work happens in a keyed context: keying once and setting only the nonce per operation
 /// skips the AES key expansion, the GHASH table set-up and an allocation per call
-/// (`SealingKey` pools keyed contexts). The context is the provider's own, driven by the
-/// calls EVP would make (gcm.c says why EVP is not in between). A context is used by one
-/// thread at a time. Every OpenSSL return is checked.
+/// (`SealingKey` pools keyed contexts; gcm.c). A context is used by one thread at a time.
+/// Every OpenSSL return is checked.
 enum AES256GCM {
     static let keyByteCount = 32
     static let nonceByteCount = 12

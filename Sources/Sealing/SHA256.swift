@@ -19,9 +19,9 @@ package enum SHA256 {
     }
 
     /// Writes the digest of `input` into the first `byteCount` bytes of `output`; false
-    /// (and `output` unspecified) if `output` is shorter or OpenSSL fails. Without an
-    /// allocation or a context to set up (`tokenswap_sha256`): the state store digests a
-    /// key on every refresh (CONTRACT §12).
+    /// (and `output` unspecified) if `output` is shorter or OpenSSL fails. On the
+    /// thread's own reused EVP context (`tokenswap_sha256`), not one made per call: the
+    /// state store digests a key on every refresh (CONTRACT §12).
     package static func digest(
         _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) -> Bool {

@@ -1,11 +1,11 @@
-// AES-256-GCM for sealing (Sealing's AES256GCM): a context keyed once, then one call per
-// seal or open (gcm.c says why it calls OpenSSL's provider directly).
+// AES-256-GCM for sealing (Sealing's AES256GCM): an EVP context keyed once, then one call
+// per seal or open (gcm.c).
 #ifndef C_OPENSSL_GCM_H
 #define C_OPENSSL_GCM_H
 
 #include <stddef.h>
 
-/// An AES-256-GCM context of OpenSSL's provider (the default one unless configured
+/// An AES-256-GCM EVP_CIPHER_CTX (the default provider's unless configured
 /// otherwise), keyed; opaque to Swift. One thread at a time.
 typedef struct tokenswap_gcm_context tokenswap_gcm_context;
 

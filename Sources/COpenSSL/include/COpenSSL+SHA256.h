@@ -1,4 +1,4 @@
-// SHA-256 of a buffer in one call (sha256.c says why it uses OpenSSL's SHA256_* calls).
+// SHA-256 of a buffer in one call, through EVP (sha256.c).
 #ifndef C_OPENSSL_SHA256_H
 #define C_OPENSSL_SHA256_H
 

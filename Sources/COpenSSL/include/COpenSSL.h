@@ -4,6 +4,15 @@
 #ifndef C_OPENSSL_H
 #define C_OPENSSL_H
 
+// OpenSSL 3's API without what it deprecates: a deprecated call does not compile (the C
+// files get the same two settings from Package.swift).
+#ifndef OPENSSL_API_COMPAT
+#define OPENSSL_API_COMPAT 30000
+#endif
+#ifndef OPENSSL_NO_DEPRECATED
+#define OPENSSL_NO_DEPRECATED
+#endif
+
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>

@@ -1,6 +1,6 @@
-// One ES256 check as tokenswap makes it (Sources/COpenSSL/es256.c: the verification
-// equation over EC_POINT_mul, s⁻¹ from p256_order.c, x(R) compared in Jacobian
-// coordinates) against OpenSSL's ECDSA_do_verify on the same key, signature and message,
+// One ES256 check as tokenswap makes it (Sources/COpenSSL/es256.c: EVP_DigestVerify on an
+// EVP_PKEY made once, the JWS r‖s written as DER) against OpenSSL's ECDSA_do_verify (the
+// deprecated EC_KEY call, the reference CONTRACT §13 names) on the same key, signature and message,
 // SHA-256 of the message included in both. The two alternate, one check each, in one
 // process, so a drift of the machine's speed falls on both; prints each one's mean
 // thread CPU time in µs. Every check must succeed, and a flipped signature must fail both.
