@@ -231,7 +231,7 @@ package enum UpstreamOutcome: String, Sendable, CaseIterable {
     case invalidResponse = "invalid_response"
     /// Name resolution or connect failed.
     case unreachable
-    /// A deadline passed (connect, handshake or the whole exchange).
+    /// The exchange's deadline passed (in name lookup, connect, handshake or exchange).
     case timeout
     /// The TLS handshake failed (certificate, host name, protocol).
     case tls
