@@ -4,8 +4,9 @@ import TLS
 import Transport
 
 /// The upstream HTTP/1.1 client: per-origin pools of keep-alive connections over the
-/// Transport event loops, TLS through OpenSSL with verification always on, deadlines per
-/// phase, and a retry only when a request provably never reached the server.
+/// Transport event loops, TLS through OpenSSL with verification always on, one deadline
+/// per request across every phase of its exchange (name lookup, connect, TLS, request,
+/// answer), and a retry only when a request provably never reached the server.
 ///
 /// `send` suspends on continuations resumed from the event loops: no thread (loop,
 /// Dispatch worker or cooperative pool) blocks while a request is in flight. HTTP(S)

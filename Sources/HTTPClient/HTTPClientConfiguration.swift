@@ -1,11 +1,9 @@
 import HTTPCore
 
-/// The client's limits and deadlines, with their defaults in one place.
+/// The client's limits and deadlines, with their defaults in one place. There is no
+/// connect or handshake timeout: each request's deadline bounds every phase of its
+/// exchange, name lookup to answer (CONTRACT §5), so none can be set shorter here.
 package struct HTTPClientConfiguration: Sendable {
-    /// TCP connect, per attempt over all resolved addresses.
-    package var connectTimeoutSeconds: Double = 5
-    /// TLS handshake after the TCP connect.
-    package var tlsHandshakeTimeoutSeconds: Double = 5
     /// Open connections per origin (idle + busy); more requests wait in a queue.
     package var maxConnectionsPerOrigin: Int = 32
     /// Requests that may wait for a connection per origin before `poolExhausted`.

@@ -16,7 +16,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case unreachable(reason: String)
     /// The TLS handshake failed; the request was never sent.
     case tls(TLSFailure)
-    /// A deadline passed in the named phase.
+    /// The exchange's deadline passed, in the named phase.
     case timeout(TimeoutPhase)
     /// The server broke HTTP/1.1 framing, or closed the connection before the response
     /// was complete (never reported as a truncated success).
@@ -31,11 +31,13 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// `shutdown()` was called.
     case shutdown
 
-    /// Where a deadline was hit.
+    /// Where the exchange's one deadline struck (CONTRACT §5: the upstream timeout is the
+    /// whole exchange; no phase has a deadline of its own).
     public enum TimeoutPhase: String, Sendable, Equatable {
+        /// Resolving the name or connecting.
         case connect
         case tlsHandshake
-        /// The whole exchange (waiting for a connection, writing, reading the response).
+        /// Waiting for a connection, writing, reading the response.
         case exchange
     }
 

@@ -36,6 +36,8 @@ if stdin is a pipe (a test process holds it open: a crashed test leaves no serve
   --tls-max 1.1        offer only TLS 1.0-1.1 (the client must refuse)
   --idle-close-ms N    close a keep-alive connection after N ms without a request
   --close-after N      close each connection after N responses (without saying so)
+  --handshake-delay-ms N  over TLS, leave each ClientHello unanswered N ms after it
+                       arrives (a provider slow to shake hands, not silent)
 
 --mode ok|5xx|429|400|garbage|slow|reset|midbody (the proofs' provider under load, on
   asyncio, keep-alive): every request gets the same answer
@@ -298,6 +300,11 @@ def handle_paths_connection(raw, options, context):
     conn = raw
     try:
         if context is not None:
+            if options.handshake_delay_ms:
+                # Blocks until the ClientHello is there (or the client went away).
+                if not raw.recv(1, socket.MSG_PEEK):
+                    return
+                time.sleep(options.handshake_delay_ms / 1000.0)
             raw.settimeout(10)
             conn = context.wrap_socket(raw, server_side=True)
             conn.settimeout(None)
@@ -409,6 +416,7 @@ def main():
     parser.add_argument("--lifetime", type=float, default=1500, help="exit after this long")
     parser.add_argument("--idle-close-ms", type=int)
     parser.add_argument("--close-after", type=int)
+    parser.add_argument("--handshake-delay-ms", type=int)
     parser.add_argument("--delay", type=float, default=5, help="seconds, for --mode slow")
     options = parser.parse_args()
     exit_with_parent(options.lifetime)

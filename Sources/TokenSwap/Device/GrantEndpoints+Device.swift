@@ -22,9 +22,7 @@ extension GrantEndpoints {
             let scope = fields["scope"]
             guard device.allows(scope: scope) else { throw .invalidScope }
             let binding = try dpopBinding(inspection, bound: nil, provider: provider)
-            let upstream = provider.formRequest(
-                to: device.url, provider.dialect.deviceAuthorizationFields(scope: scope),
-                authentication: device.clientAuth)
+            let upstream = provider.deviceAuthorizationRequest(device, scope: scope)
             let authorization = try await call(provider, upstream) {
                 (answer) throws(GrantError) in
                 try provider.dialect.interpretDeviceAuthorization(answer)

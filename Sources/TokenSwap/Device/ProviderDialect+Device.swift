@@ -9,7 +9,7 @@ extension ProviderDialect {
     package static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The device authorization request's fields (RFC 8628 §3.1; L2P `/code` takes the
-    /// same); `client_id` comes with the client authentication.
+    /// same) but `client_id`, which `Provider.deviceAuthorizationRequest` adds.
     func deviceAuthorizationFields(scope: String?) -> [(name: String, value: String)] {
         scope.map { [("scope", $0)] } ?? []
     }

@@ -157,10 +157,13 @@ extension Provider {
     /// A form `POST` to `url` (one of this provider's endpoints) authenticated by `method`
     /// (RFC 6749 §2.3.1; `none`: a public client names itself by `client_id`, §2.1; nil:
     /// nothing about the client at all, for endpoints that take the token alone).
+    /// `namingClient` puts `client_id` in the body whatever `method` is, and still only
+    /// once: for requests whose servers want it there even from a client that
+    /// authenticates by header (the device authorization request, CONTRACT §7).
     /// `Accept: application/json` because GitHub answers form-encoded without it.
     func formRequest(
         to url: UpstreamURL, _ fields: [(name: String, value: String)],
-        authentication method: ClientAuthMethod?
+        authentication method: ClientAuthMethod?, namingClient: Bool = false
     ) -> HTTPClientRequest {
         var fields = fields
         var headers = HTTPHeaders([
@@ -170,13 +173,14 @@ extension Provider {
         switch method {
         case .clientSecretBasic?:
             headers.add(name: "Authorization", value: basicCredentials.revealed)
+            if namingClient { fields.append(("client_id", clientID)) }
         case .clientSecretPost?:
             fields.append(("client_id", clientID))
             fields.append(("client_secret", clientSecret.revealed))
         case .none?:
             fields.append(("client_id", clientID))
         case nil:
-            break
+            if namingClient { fields.append(("client_id", clientID)) }
         }
         return HTTPClientRequest(
             method: .post, origin: url.origin, target: url.target, headers: headers,
@@ -227,7 +231,7 @@ package enum UpstreamOutcome: String, Sendable, CaseIterable {
     case invalidResponse = "invalid_response"
     /// Name resolution or connect failed.
     case unreachable
-    /// A deadline passed (connect, handshake or the whole exchange).
+    /// The exchange's deadline passed (in name lookup, connect, handshake or exchange).
     case timeout
     /// The TLS handshake failed (certificate, host name, protocol).
     case tls
