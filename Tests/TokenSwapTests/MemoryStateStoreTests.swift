@@ -410,6 +410,31 @@ import Transport
         #expect(answers.all == [true, false, true, false, false, true])
     }
 
+    /// Issue 34 item 2 through the store's own calls, on a store of the default size: the
+    /// table before the fix kept proof ids in 16 shards of 6,250 picked by the id's plain
+    /// digest and evicted a shard's oldest, so 6,400 ids aimed at a captured id's shard
+    /// flushed it and its proof could be replayed. A live proof id is never dropped to make
+    /// room (CONTRACT §13).
+    @Test func proofIDsAimedAtOneShardCannotFlushALiveOne() throws {
+        let clock = ManualClock()
+        let store = MemoryStateStore(clock: { clock.now })
+        let captured = try Self.key("captured-proof-id-0001", .proofID)
+        let answers = Answers<Bool>()
+        store.insertIfAbsent(captured, keepFor: .seconds(71), completion: answers.record)
+        var sent = 0
+        var index = 0
+        while sent < 6_400 {
+            let key = try Self.key("flood-\(index)", .proofID)
+            index += 1
+            guard key.digestPrefix % 16 == captured.digestPrefix % 16 else { continue }
+            store.insertIfAbsent(key, keepFor: .seconds(71)) { _ in }
+            sent += 1
+        }
+        store.insertIfAbsent(captured, keepFor: .seconds(71), completion: answers.record)
+        store.contains(captured, completion: answers.record)
+        #expect(answers.all == [true, false, true])
+    }
+
     @Test func seenOnceTablesAreBoundedAndProofIDsCannotEvictRevokedFamilies() throws {
         let clock = ManualClock()
         let store = Self.store(clock, capacity: 4)
