@@ -435,6 +435,8 @@ import Transport
         #expect(answers.all == [true, false, true])
     }
 
+    /// Revoked families are bounded (the oldest goes first); proof ids live apart, are
+    /// never evicted, and a flood of them cannot evict a revoked family.
     @Test func seenOnceTablesAreBoundedAndProofIDsCannotEvictRevokedFamilies() throws {
         let clock = ManualClock()
         let store = Self.store(clock, capacity: 4)
@@ -449,8 +451,39 @@ import Transport
         store.contains(family, completion: answers.record)
         store.contains(try Self.key("jti-0", .proofID), completion: answers.record)
         store.contains(try Self.key("jti-99", .proofID), completion: answers.record)
-        #expect(answers.all == [true, true, false, true])
-        #expect(store.proofIDs.count == 4)
+        for index in 0..<4 {
+            store.insertIfAbsent(
+                try Self.key("family-\(index)", .revokedFamily), keepFor: .seconds(3600)
+            ) { _ in }
+        }
+        store.contains(family, completion: answers.record)
+        #expect(answers.all == [true, true, true, true, false])
+        #expect(store.proofIDs.withLock { $0.count } == 100)
+    }
+
+    /// A proof id recorded with its client: past the client's share (1/16) of the proof
+    /// ids there is no room for it, and through `insertIfAbsent` no room is a failure.
+    @Test func proofIDsCountAgainstTheirClientsShare() throws {
+        let clock = ManualClock()
+        let store = MemoryStateStore(proofIDCapacity: 32, clock: { clock.now })
+        let client = ClientPrefix(try #require(IPAddress("192.0.2.1")), ipv6PrefixLength: 64)
+        let answers = Answers<ProofIDRecording>()
+        for index in 0..<3 {
+            store.recordProofID(
+                try Self.key("jti-\(index)", .proofID), client: client, keepFor: .seconds(71),
+                completion: answers.record)
+        }
+        store.recordProofID(
+            try Self.key("jti-0", .proofID), client: .unknown, keepFor: .seconds(71),
+            completion: answers.record)
+        #expect(answers.all == [.recorded, .recorded, .noRoom(retryAfterSeconds: 71), .seenBefore])
+        let failures = Mutex<[StateStoreError]>([])
+        for index in 0..<3 {
+            store.insertIfAbsent(try Self.key("bare-\(index)", .proofID), keepFor: .seconds(71)) {
+                if case .failure(let error) = $0 { failures.withLock { $0.append(error) } }
+            }
+        }
+        #expect(failures.withLock { $0.map(\.reason) } == ["no room for proof ids"])
     }
 
     @Test func generationsOnlyRiseAndAnswerTheOneBefore() throws {
