@@ -28,6 +28,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 sandbox: sandbox)
             print(loaded.summary)
             print(loaded.revocationsSummary)
+            if let proofIDs = loaded.proofIDsSummary { print(proofIDs) }
             for warning in loaded.warnings {
                 StandardStream.error.write("tokenswap: warning: \(warning)\n")
             }

@@ -448,7 +448,7 @@ import Transport
         let verdicts = Mutex<[DPoPReplayVerdict]>([])
         func record(_ provider: String) throws {
             let key = try #require(try check(proof, provider: provider).get().proofID)
-            store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
+            store.recordProofID(key, client: .unknown, keepFor: checker.replayWindow) { result in
                 verdicts.withLock { $0.append(DPoPProofChecker.verdict(result)) }
             }
         }

@@ -13,6 +13,7 @@ import Testing
         #expect(config.dpop.mode(for: "spotify") == .optional)
         #expect(config.dpop.maxAgeSeconds == 60)
         #expect(config.dpop.noncesRequired)
+        #expect(config.dpop.proofIDs == 100_000)
     }
 
     @Test func everyVariableIsRead() async throws {
@@ -20,10 +21,12 @@ import Testing
         env["TOKENSWAP_SPOTIFY_DPOP"] = "required"
         env["TOKENSWAP_DPOP_MAX_AGE_SECONDS"] = "30"
         env["TOKENSWAP_DPOP_NONCE"] = "off"
+        env["TOKENSWAP_DPOP_PROOF_IDS"] = "16"
         let config = try await F.load(env)
         #expect(config.dpop.mode(for: "spotify") == .required)
         #expect(config.dpop.maxAgeSeconds == 30)
         #expect(!config.dpop.noncesRequired)
+        #expect(config.dpop.proofIDs == 16)
         env["TOKENSWAP_SPOTIFY_DPOP"] = "off"
         #expect(try await F.load(env).dpop.mode(for: "spotify") == .off)
     }
@@ -32,7 +35,9 @@ import Testing
         ("TOKENSWAP_SPOTIFY_DPOP", "yes"), ("TOKENSWAP_SPOTIFY_DPOP", "Required"),
         ("TOKENSWAP_DPOP_MAX_AGE_SECONDS", "0"), ("TOKENSWAP_DPOP_MAX_AGE_SECONDS", "601"),
         ("TOKENSWAP_DPOP_MAX_AGE_SECONDS", "-1"), ("TOKENSWAP_DPOP_MAX_AGE_SECONDS", "1e9"),
-        ("TOKENSWAP_DPOP_NONCE", "true"),
+        ("TOKENSWAP_DPOP_NONCE", "true"), ("TOKENSWAP_DPOP_PROOF_IDS", "15"),
+        ("TOKENSWAP_DPOP_PROOF_IDS", "0"), ("TOKENSWAP_DPOP_PROOF_IDS", "10000001"),
+        ("TOKENSWAP_DPOP_PROOF_IDS", "-1"), ("TOKENSWAP_DPOP_PROOF_IDS", "99999999999999999999"),
     ])
     func badValuesStopStartUpNamingTheVariable(_ setting: (String, String)) async throws {
         var env = F.minimalEnvironment()

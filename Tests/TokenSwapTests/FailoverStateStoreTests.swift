@@ -138,6 +138,34 @@ import Transport
     }
 
     static let key = StateKey(.refresh, value: "token")!
+
+    /// CONTRACT §13 with a store: a proof id is the store's own key (`insertIfAbsent`: no
+    /// share, no per-copy cap), and while the store is down in `open` mode this copy's
+    /// proof-id table answers, with its room and shares (here one id a client).
+    @Test func proofIDsGoToTheStoreAndWhileItIsDownToMemorysTable() throws {
+        let remote = SwitchableStore()
+        let failover = FailoverStateStore(
+            store: remote, memory: MemoryStateStore(proofIDCapacity: 16), mode: .open,
+            health: StateStoreHealth(
+                logger: LogCapture().logger, metrics: ServiceMetrics(),
+                location: "redis://cache:6379/0"),
+            probe: { $0(.success(())) })
+        let client = ClientPrefix(try #require(IPAddress("192.0.2.1")), ipv6PrefixLength: 64)
+        func record(_ jti: String) throws -> Result<ProofIDRecording, StateStoreError>? {
+            let key = try #require(StateKey(.proofID, scope: "spotify", value: jti))
+            let box = Mutex<Result<ProofIDRecording, StateStoreError>?>(nil)
+            failover.recordProofID(key, client: client, keepFor: .seconds(71)) { result in
+                box.withLock { $0 = result }
+            }
+            return box.withLock { $0 }
+        }
+        #expect(try record("jti-a") == .success(.recorded))
+        #expect(try record("jti-b") == .success(.recorded))
+        #expect(try record("jti-a") == .success(.seenBefore))
+        remote.failing.store(true, ordering: .relaxed)
+        #expect(try record("jti-c") == .success(.recorded))
+        #expect(try record("jti-d") == .success(.noRoom(retryAfterSeconds: 71)))
+    }
     static let limit = BucketLimit(ratePerSecond: 1, burst: 1)
 
     @Test func openModeServesFromMemoryWhileTheStoreIsDownAndSkipsTheStore() throws {

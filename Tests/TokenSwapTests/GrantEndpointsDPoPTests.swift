@@ -345,6 +345,45 @@ import Testing
         #expect(!text.contains(replayed.prefix(30)))
     }
 
+    /// CONTRACT §13: a valid proof whose id finds no room in the proof ids (here its
+    /// client's share of 16 ids, one) is answered 503 with `Retry-After` (the ids' window),
+    /// without a provider call and without an outcome; another client's proof passes.
+    @Test func aProofWithoutRoomForItsIDIsAnswered503WithRetryAfter() async throws {
+        let metrics = ServiceMetrics()
+        let upstream = RecordingUpstream(
+            RecordingUpstream.json(200, Self.refreshed), RecordingUpstream.json(200, Self.refreshed)
+        )
+        let gate = DPoPGate(
+            settings: DPoPSettings(modes: ["spotify": .optional], noncesRequired: false),
+            keyRing: ring, store: MemoryStateStore(proofIDCapacity: 16), publicURL: Self.base,
+            trustedProxies: TrustedProxies([]), servesTLS: false, metrics: metrics,
+            now: { Self.now })
+        let service = GrantEndpoints(
+            keyRing: ring, transport: upstream, upstreamTimeoutSeconds: 2,
+            logger: LogCapture().logger, metrics: metrics, dpop: gate, refreshReplaySeconds: 0)
+        let token = try sealed("raw-r", grant: bound(to: maker))
+        let path = "/v1/spotify/refresh"
+        func refresh(from address: String) async -> HTTPResponse {
+            var request = refreshRequest(token, proofs: [proof(path)])
+            request.remoteAddress = address
+            let sent = request
+            return await service.answer {
+                $0.refresh(sent, provider: self.provider, completion: $1)
+            }.response
+        }
+        #expect(await refresh(from: "192.0.2.1").status.code == 200)
+        let refused = await refresh(from: "192.0.2.1")
+        #expect(refused.status.code == 503)
+        #expect(try Self.errorCode(refused) == "temporarily_unavailable")
+        #expect(refused.headers["Retry-After"] == "71")
+        #expect(await refresh(from: "192.0.2.2").status.code == 200)
+        #expect(upstream.requests.count == 2)
+        let text = String(decoding: await metrics.exposition(), as: UTF8.self)
+        #expect(
+            text.contains(#"tokenswap_dpop_proofs_total{provider="spotify",outcome="valid"} 2"#))
+        #expect(!text.contains(#"outcome="invalid""#))
+    }
+
     /// RFC 9449 §8: a proof without the current nonce is `use_dpop_nonce` with a fresh
     /// `DPoP-Nonce`; the retry with it passes, and its answer carries a nonce too.
     @Test func nonceIsAskedForAndTheRetryWithItPasses() async throws {

@@ -410,6 +410,33 @@ import Transport
         #expect(answers.all == [true, false, true, false, false, true])
     }
 
+    /// Issue 34 item 2 through the store's own calls, on a store of the default size: the
+    /// table before the fix kept proof ids in 16 shards of 6,250 picked by the id's plain
+    /// digest and evicted a shard's oldest, so 6,400 ids aimed at a captured id's shard
+    /// flushed it and its proof could be replayed. A live proof id is never dropped to make
+    /// room (CONTRACT §13).
+    @Test func proofIDsAimedAtOneShardCannotFlushALiveOne() throws {
+        let clock = ManualClock()
+        let store = MemoryStateStore(clock: { clock.now })
+        let captured = try Self.key("captured-proof-id-0001", .proofID)
+        let answers = Answers<Bool>()
+        store.insertIfAbsent(captured, keepFor: .seconds(71), completion: answers.record)
+        var sent = 0
+        var index = 0
+        while sent < 6_400 {
+            let key = try Self.key("flood-\(index)", .proofID)
+            index += 1
+            guard key.digestPrefix % 16 == captured.digestPrefix % 16 else { continue }
+            store.insertIfAbsent(key, keepFor: .seconds(71)) { _ in }
+            sent += 1
+        }
+        store.insertIfAbsent(captured, keepFor: .seconds(71), completion: answers.record)
+        store.contains(captured, completion: answers.record)
+        #expect(answers.all == [true, false, true])
+    }
+
+    /// Revoked families are bounded (the oldest goes first); proof ids live apart, are
+    /// never evicted, and a flood of them cannot evict a revoked family.
     @Test func seenOnceTablesAreBoundedAndProofIDsCannotEvictRevokedFamilies() throws {
         let clock = ManualClock()
         let store = Self.store(clock, capacity: 4)
@@ -424,8 +451,39 @@ import Transport
         store.contains(family, completion: answers.record)
         store.contains(try Self.key("jti-0", .proofID), completion: answers.record)
         store.contains(try Self.key("jti-99", .proofID), completion: answers.record)
-        #expect(answers.all == [true, true, false, true])
-        #expect(store.proofIDs.count == 4)
+        for index in 0..<4 {
+            store.insertIfAbsent(
+                try Self.key("family-\(index)", .revokedFamily), keepFor: .seconds(3600)
+            ) { _ in }
+        }
+        store.contains(family, completion: answers.record)
+        #expect(answers.all == [true, true, true, true, false])
+        #expect(store.proofIDs.withLock { $0.count } == 100)
+    }
+
+    /// A proof id recorded with its client: past the client's share (1/16) of the proof
+    /// ids there is no room for it, and through `insertIfAbsent` no room is a failure.
+    @Test func proofIDsCountAgainstTheirClientsShare() throws {
+        let clock = ManualClock()
+        let store = MemoryStateStore(proofIDCapacity: 32, clock: { clock.now })
+        let client = ClientPrefix(try #require(IPAddress("192.0.2.1")), ipv6PrefixLength: 64)
+        let answers = Answers<ProofIDRecording>()
+        for index in 0..<3 {
+            store.recordProofID(
+                try Self.key("jti-\(index)", .proofID), client: client, keepFor: .seconds(71),
+                completion: answers.record)
+        }
+        store.recordProofID(
+            try Self.key("jti-0", .proofID), client: .unknown, keepFor: .seconds(71),
+            completion: answers.record)
+        #expect(answers.all == [.recorded, .recorded, .noRoom(retryAfterSeconds: 71), .seenBefore])
+        let failures = Mutex<[StateStoreError]>([])
+        for index in 0..<3 {
+            store.insertIfAbsent(try Self.key("bare-\(index)", .proofID), keepFor: .seconds(71)) {
+                if case .failure(let error) = $0 { failures.withLock { $0.append(error) } }
+            }
+        }
+        #expect(failures.withLock { $0.map(\.reason) } == ["no room for proof ids"])
     }
 
     @Test func generationsOnlyRiseAndAnswerTheOneBefore() throws {

@@ -65,6 +65,7 @@ extension ConfigurationKey {
     // DPoP (CONTRACT §13).
     static let dpopMaxAgeSeconds = ConfigurationKey("dpop_max_age_seconds")
     static let dpopNonce = ConfigurationKey("dpop_nonce")
+    static let dpopProofIDs = ConfigurationKey("dpop_proof_ids")
     // Grant families (CONTRACT §14).
     static let revocationRetentionDays = ConfigurationKey("revocation_retention_days")
 

@@ -22,6 +22,9 @@ package final class DPoPGate: Sendable {
     let nonces: DPoPNonces
     let store: any StateStore
     let origin: DPoPRequestOrigin
+    /// `TOKENSWAP_RATE_LIMIT_IPV6_PREFIX`: how a proof's client is keyed for its share of
+    /// the proof ids (`ClientPrefix`, CONTRACT §13 and §15).
+    let ipv6PrefixLength: Int
     let metrics: ServiceMetrics
     /// Wall-clock Unix seconds (`iat` and nonces are wall-clock by RFC 9449); injected by
     /// tests.
@@ -36,8 +39,9 @@ package final class DPoPGate: Sendable {
     /// Nil if OpenSSL cannot derive the nonce key from the ring.
     package init?(
         settings: DPoPSettings, keyRing: KeyRing, store: any StateStore, publicURL: String?,
-        trustedProxies: TrustedProxies, servesTLS: Bool, metrics: ServiceMetrics,
-        now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }
+        trustedProxies: TrustedProxies, servesTLS: Bool,
+        ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
+        metrics: ServiceMetrics, now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }
     ) {
         guard let nonces = DPoPNonces(keyRing: keyRing) else { return nil }
         self.settings = settings
@@ -48,6 +52,7 @@ package final class DPoPGate: Sendable {
         self.store = store
         self.origin = DPoPRequestOrigin(
             publicURL: publicURL, trustedProxies: trustedProxies, servesTLS: servesTLS)
+        self.ipv6PrefixLength = ipv6PrefixLength
         self.metrics = metrics
         self.now = now
     }
@@ -60,7 +65,8 @@ package final class DPoPGate: Sendable {
             settings: configuration.dpop, keyRing: configuration.keyRing, store: store,
             publicURL: configuration.publicURL,
             trustedProxies: TrustedProxies(configuration.trustedProxies),
-            servesTLS: configuration.tls != nil, metrics: metrics)
+            servesTLS: configuration.tls != nil,
+            ipv6PrefixLength: configuration.rateLimitIPv6PrefixLength, metrics: metrics)
     }
 
     /// Checks the request's proof for `provider` and answers what it found, once, from
@@ -100,7 +106,11 @@ package final class DPoPGate: Sendable {
                 let reason = DPoPProofChecker.digestFailed.description
                 return finish(.failure(.init(.temporarilyUnavailable(reason: reason), nil)))
             }
-            store.insertIfAbsent(key, keepFor: checker.replayWindow) { result in
+            // The client is read only for a proof that passed: its share of the ids.
+            let client = ClientPrefix(
+                of: request, trustedProxies: origin.trustedProxies,
+                ipv6PrefixLength: ipv6PrefixLength)
+            store.recordProofID(key, client: client, keepFor: checker.replayWindow) { result in
                 completion(
                     DPoPInspection(
                         mode: mode, carriedHeader: true, proof: Self.recorded(proof, result)))
@@ -109,12 +119,15 @@ package final class DPoPGate: Sendable {
     }
 
     /// A checked proof as the replay check's answer (`DPoPProofChecker.verdict`) leaves it.
-    private static func recorded(_ proof: DPoPProof, _ result: Result<Bool, StateStoreError>)
-        -> Result<DPoPProof?, DPoPRefusal>
-    {
+    private static func recorded(
+        _ proof: DPoPProof, _ result: Result<ProofIDRecording, StateStoreError>
+    ) -> Result<DPoPProof?, DPoPRefusal> {
         switch DPoPProofChecker.verdict(result) {
         case .firstUse: .success(proof)
         case .replayed: .failure(.init(.invalidDPoPProof("DPoP proof replayed"), .replayed))
+        // Says nothing about the proof, so no outcome is counted (as for a store failure).
+        case .noRoom(let seconds):
+            .failure(.init(.dpopProofIDsFull(retryAfterSeconds: seconds), nil))
         case .unavailable(let error):
             .failure(.init(.temporarilyUnavailable(reason: error.description), nil))
         }
@@ -231,27 +244,39 @@ enum DPoPOutcome: String, Sendable, CaseIterable {
 }
 
 /// The DPoP settings of CONTRACT §13: `TOKENSWAP_<NAME>_DPOP` per provider,
-/// `TOKENSWAP_DPOP_MAX_AGE_SECONDS` and `TOKENSWAP_DPOP_NONCE`.
+/// `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE` and
+/// `TOKENSWAP_DPOP_PROOF_IDS`.
 package struct DPoPSettings: Sendable, Equatable {
     /// `TOKENSWAP_DPOP_MAX_AGE_SECONDS`: how old a proof's `iat` may be.
     package static let defaultMaxAgeSeconds = 60
     /// Below a second no real client's proof arrives in time; beyond ten minutes a
     /// captured proof stays useful (and its `jti` kept) for too long.
     package static let maxAgeSecondsRange = SettingRange(1...600, expected: "seconds from 1 to 600")
+    /// `TOKENSWAP_DPOP_PROOF_IDS`: the proof ids one copy keeps in memory, each for the
+    /// whole `iat` window (`ProofIDTable`): about 1,400 proofs a second at the default
+    /// window of 71 s, one client at most a sixteenth of that.
+    package static let defaultProofIDs = 100_000
+    /// At least 16, so every client's share holds one id; at most ten million, the replay
+    /// table's bound too.
+    package static let proofIDsRange = SettingRange(
+        16...10_000_000, expected: "a whole number of proof ids from 16 to 10000000")
 
     /// Each provider's mode by name; a provider not listed is `DPoPMode.default`.
     package let modes: PerProvider<DPoPMode>
     package let maxAgeSeconds: Int
     /// `TOKENSWAP_DPOP_NONCE=on` (the default): proofs must carry a nonce tokenswap issued.
     package let noncesRequired: Bool
+    /// `TOKENSWAP_DPOP_PROOF_IDS`: the size of the memory store's `ProofIDTable`.
+    package let proofIDs: Int
 
     package init(
         modes: [String: DPoPMode] = [:], maxAgeSeconds: Int = Self.defaultMaxAgeSeconds,
-        noncesRequired: Bool = true
+        noncesRequired: Bool = true, proofIDs: Int = Self.defaultProofIDs
     ) {
         self.modes = PerProvider(modes, default: .default)
         self.maxAgeSeconds = maxAgeSeconds
         self.noncesRequired = noncesRequired
+        self.proofIDs = proofIDs
     }
 
     package func mode(for provider: String) -> DPoPMode {
@@ -269,7 +294,12 @@ package struct DPoPSettings: Sendable, Equatable {
             try source.int(.dpopMaxAgeSeconds) ?? Self.defaultMaxAgeSeconds,
             variable: ConfigurationKey.dpopMaxAgeSeconds.environmentName)
         let nonce = try ServiceConfiguration.choice(.dpopNonce, source, default: Switch.on)
-        self.init(modes: modes, maxAgeSeconds: maxAge, noncesRequired: nonce == .on)
+        let proofIDs = try Self.proofIDsRange.checked(
+            try source.int(.dpopProofIDs) ?? Self.defaultProofIDs,
+            variable: ConfigurationKey.dpopProofIDs.environmentName)
+        self.init(
+            modes: modes, maxAgeSeconds: maxAge, noncesRequired: nonce == .on,
+            proofIDs: proofIDs)
     }
 
     /// `TOKENSWAP_DPOP_NONCE`'s values.

@@ -4,12 +4,15 @@ enum DPoPReplayVerdict: Sendable, Equatable {
     case firstUse
     /// Seen before at this provider: `400 invalid_dpop_proof`, outcome `replayed`.
     case replayed
+    /// Not recorded for want of room (the memory's ids are full, or the client's share of
+    /// them): `503` with `Retry-After`, the proof refused without being judged.
+    case noRoom(retryAfterSeconds: Int)
     /// The store failed; the caller answers as for any store failure (CONTRACT §12).
     case unavailable(StateStoreError)
 }
 
 /// The `jti` replay check through §12's store: the caller records the proof's
-/// `proofID` (`proofIDKey`) with `insertIfAbsent` for `replayWindow` and reads the answer
+/// `proofID` (`proofIDKey`) with `recordProofID` for `replayWindow` and reads the answer
 /// by `verdict`, so a second proof with the `jti` is refused on this copy and, with a
 /// shared store, on every copy. The caller's callback is the store's own
 /// (`DPoPGate.inspect`): one closure per proof.
@@ -21,11 +24,12 @@ extension DPoPProofChecker {
         StateKey(.proofID, scope: provider, utf8: jti)
     }
 
-    /// What the store's `insertIfAbsent` answer for a proof's key means.
-    static func verdict(_ result: Result<Bool, StateStoreError>) -> DPoPReplayVerdict {
+    /// What the store's `recordProofID` answer for a proof's key means.
+    static func verdict(_ result: Result<ProofIDRecording, StateStoreError>) -> DPoPReplayVerdict {
         switch result {
-        case .success(true): .firstUse
-        case .success(false): .replayed
+        case .success(.recorded): .firstUse
+        case .success(.seenBefore): .replayed
+        case .success(.noRoom(let seconds)): .noRoom(retryAfterSeconds: seconds)
         case .failure(let error): .unavailable(error)
         }
     }

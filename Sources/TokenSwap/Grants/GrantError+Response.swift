@@ -14,7 +14,8 @@ extension GrantError {
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
+            .dpopProofIDsFull:
             .serviceUnavailable
         }
     }
@@ -33,7 +34,8 @@ extension GrantError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
+            .dpopProofIDsFull:
             "temporarily_unavailable"
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
@@ -79,6 +81,8 @@ extension GrantError {
             "this grant is bound to a DPoP key: send a proof made with that key"
         case .stateUnavailable:
             "the service's shared state cannot be reached; retry later"
+        case .dpopProofIDsFull:
+            "too many DPoP proofs are being remembered; retry after the time given"
         }
     }
 
@@ -94,7 +98,7 @@ extension GrantError {
             if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
             body = providerBody ?? Self.body(code: errorCode, description: errorDescription)
         case .rateLimited(let seconds), .revocationUnavailable(let seconds),
-            .stateUnavailable(let seconds):
+            .stateUnavailable(let seconds), .dpopProofIDsFull(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):

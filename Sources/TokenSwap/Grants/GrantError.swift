@@ -72,6 +72,10 @@ public enum GrantError: Error, Sendable, Equatable {
     /// and `TOKENSWAP_STATE_FAILURE=closed` (CONTRACT §12), so a request that needs it is
     /// refused rather than served from this copy's memory; never caused by input.
     case stateUnavailable(retryAfterSeconds: Int)
+    /// 503 `temporarily_unavailable` with `Retry-After`: this copy's memory for DPoP proof
+    /// ids is full, or the client's share of it is (CONTRACT §13). A live proof id is
+    /// never dropped to make room, so a new proof waits until old ones expire.
+    case dpopProofIDsFull(retryAfterSeconds: Int)
 }
 
 extension GrantError {

@@ -27,9 +27,22 @@ public struct TrustedProxies: Sendable {
         guard let peer, let peerAddress = AddressPrefix.parseAddress(peer) else {
             return peer ?? "unknown"
         }
-        guard trusts(peerAddress), !forwardedFor.isEmpty else {
-            return peerAddress.description
-        }
+        return client(of: peerAddress, forwardedFor: forwardedFor).description
+    }
+
+    /// The address `clientAddress` names, parsed; nil when the server gave no peer or one
+    /// that is no IP address. `forwardedFor` is read only when the peer is a trusted proxy,
+    /// so a request straight from its client costs no copy of its fields.
+    package func clientIPAddress(peer: String?, forwardedFor: () -> [String]) -> IPAddress? {
+        guard let peer, let peerAddress = AddressPrefix.parseAddress(peer) else { return nil }
+        guard trusts(peerAddress) else { return peerAddress }
+        return client(of: peerAddress, forwardedFor: forwardedFor())
+    }
+
+    /// The right-most address of `forwardedFor` that is not a trusted proxy, when the peer
+    /// is one; else the peer.
+    private func client(of peerAddress: IPAddress, forwardedFor: [String]) -> IPAddress {
+        guard trusts(peerAddress), !forwardedFor.isEmpty else { return peerAddress }
         // Several fields are one comma-separated list (RFC 9110 §5.3).
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
         var nearest = peerAddress
@@ -42,7 +55,7 @@ public struct TrustedProxies: Sendable {
             nearest = address
             if !trusts(address) { break }
         }
-        return nearest.description
+        return nearest
     }
 
     /// `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1` or `[2001:db8::1]:443`, spaces trimmed.

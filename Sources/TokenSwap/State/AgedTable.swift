@@ -125,6 +125,16 @@ struct AgedTable<Value: Sendable>: Sendable {
         return insertNew(value, for: key, expiresAt: expiresAt, now: now).evicted
     }
 
+    /// Writes `value` under `key`, known to be absent, as the newest entry, and drops
+    /// nothing: neither an expired entry (an owner that must see each one that leaves drops
+    /// them itself, `removeOldest(expiredBy:)`) nor, at the cap, the oldest (false then,
+    /// and nothing is written).
+    mutating func insertAbsent(_ value: Value, for key: StateKey, expiresAt: Deadline) -> Bool {
+        guard count < capacity, slot(of: key) == nil else { return false }
+        insertNew(value, for: key, expiresAt: expiresAt, now: nil)
+        return true
+    }
+
     /// A new value in `slot`, which moves to the new end.
     private mutating func overwrite(_ slot: Int, with value: Value, expiresAt: Deadline) {
         values[slot] = value
@@ -132,13 +142,14 @@ struct AgedTable<Value: Sendable>: Sendable {
         moveToNewEnd(slot)
     }
 
-    /// `key`, known to be absent, as the newest entry; at the cap the oldest makes room.
+    /// `key`, known to be absent, as the newest entry, after up to two expired entries at
+    /// the old end are dropped (none when `now` is nil); at the cap the oldest makes room.
     /// Answers the entry's slot and the entry evicted, if one was.
     @discardableResult
     private mutating func insertNew(
-        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
+        _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline?
     ) -> (slot: Int, evicted: (key: StateKey, value: Value)?) {
-        dropExpiredAtOldEnd(now: now)
+        if let now { dropExpiredAtOldEnd(now: now) }
         let evicted = count >= capacity ? evictOldest() : nil
         let slot: Int
         let fresh = Slot(key: key, expiresAt: expiresAt, older: newest, newer: Self.none)
@@ -206,6 +217,20 @@ struct AgedTable<Value: Sendable>: Sendable {
             slot = slots[slot].newer
         }
         return keys
+    }
+
+    /// When the oldest entry expires; nil when the table is empty.
+    var oldestExpiresAt: Deadline? {
+        oldest == Self.none ? nil : slots[oldest].expiresAt
+    }
+
+    /// Removes the oldest entry if it has expired by `now` and answers it; nil when the
+    /// oldest is live (or there is none). For an owner that must learn of every entry that
+    /// leaves (the proof-id table's counts per client), where `insert` drops expired ones
+    /// unseen.
+    mutating func removeOldest(expiredBy now: Deadline) -> (key: StateKey, value: Value)? {
+        guard oldest != Self.none, slots[oldest].expiresAt <= now else { return nil }
+        return evictOldest()
     }
 
     private mutating func dropExpiredAtOldEnd(now: Deadline) {

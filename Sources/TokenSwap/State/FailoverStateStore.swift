@@ -185,6 +185,17 @@ package final class FailoverStateStore: StateStore {
             completion: completion)
     }
 
+    package func recordProofID(
+        _ key: StateKey, client: ClientPrefix, keepFor: Duration,
+        completion: @escaping @Sendable (Result<ProofIDRecording, StateStoreError>) -> Void
+    ) {
+        // Through memory's own table while the store is down: its room and shares hold.
+        run(
+            "insert",
+            { $0.recordProofID(key, client: client, keepFor: keepFor, completion: $1) },
+            completion: completion)
+    }
+
     package func contains(
         _ key: StateKey, completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
     ) {

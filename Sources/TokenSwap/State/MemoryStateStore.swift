@@ -14,8 +14,9 @@ import Transport
 package final class MemoryStateStore: StateStore {
     /// The replay table: in-flight claims and kept answers (`MemoryStateStore+Replay`).
     let replay: ShardedTable<ReplayShard>
-    /// Seen-once DPoP proof ids, and every other seen-once record (revoked families).
-    let proofIDs: ShardedTable<AgedTable<Bool>>
+    /// DPoP proof ids (`ProofIDTable`: never evicted, refused when full), and every other
+    /// seen-once record (revoked families).
+    let proofIDs: Mutex<ProofIDTable>
     let records: ShardedTable<AgedTable<Bool>>
     let generations: ShardedTable<AgedTable<UInt64>>
     /// Rate-limit buckets, one `BucketTable` per limit (below).
@@ -47,12 +48,14 @@ package final class MemoryStateStore: StateStore {
     ///   - replayCapacity: most entries of the replay table
     ///     (`TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`).
     ///   - replayByteBudget: most bytes its kept answers hold together.
+    ///   - proofIDCapacity: most DPoP proof ids held (`TOKENSWAP_DPOP_PROOF_IDS`).
     ///   - clock: now on the monotonic clock (`Deadline.now`); injected by tests.
     ///   - timers: where a waiter's timer runs (the server's loops).
     ///   - onEviction: called once per replay entry evicted at the cap (the metric).
     package init(
         replayCapacity: Int = ConfigurationDefaults.refreshReplayMaxEntries,
         replayByteBudget: Int = defaultReplayByteBudget,
+        proofIDCapacity: Int = DPoPSettings.defaultProofIDs,
         seenCapacity: Int = defaultSeenCapacity,
         generationCapacity: Int = defaultGenerationCapacity,
         bucketCapacity: Int = defaultBucketCapacity,
@@ -66,7 +69,7 @@ package final class MemoryStateStore: StateStore {
             capacity, shards in
             ReplayShard(capacity: capacity, byteBudget: max(1, replayByteBudget / shards))
         }
-        self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
+        self.proofIDs = Mutex(ProofIDTable(capacity: proofIDCapacity))
         self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
         self.bucketCapacity = bucketCapacity
@@ -92,13 +95,15 @@ package final class MemoryStateStore: StateStore {
 
 extension MemoryStateStore {
     /// The store for a loaded configuration: its replay table's cap, the metric of its
-    /// evictions, and the server's loops for the timers of waiters.
+    /// evictions, its proof-id table's size, and the server's loops for the timers of
+    /// waiters.
     package convenience init(
         configuration: ServiceConfiguration, metrics: ServiceMetrics? = nil,
         timers: StateTimers = .dispatch
     ) {
         self.init(
-            replayCapacity: configuration.refreshReplayMaxEntries, timers: timers,
+            replayCapacity: configuration.refreshReplayMaxEntries,
+            proofIDCapacity: configuration.dpop.proofIDs, timers: timers,
             onEviction: Self.evictionCounting(
                 metrics, replaySeconds: configuration.refreshReplaySeconds))
     }
@@ -121,18 +126,50 @@ extension MemoryStateStore {
 }
 
 /// Seen-once records (DPoP proof ids, CONTRACT §13; revoked families, §14) and the newest
-/// generation of each family (§14), bounded like the replay table: at the cap the oldest
-/// record goes first. In one copy's memory these end with the process, as the docs say.
+/// generation of each family (§14). Revoked families and generations are bounded like the
+/// replay table (at the cap the oldest goes first); proof ids are never dropped before
+/// they expire (`ProofIDTable`). In one copy's memory these end with the process, as the
+/// docs say.
 extension MemoryStateStore {
+    package func recordProofID(
+        _ key: StateKey, client: ClientPrefix, keepFor: Duration,
+        completion: @escaping @Sendable (Result<ProofIDRecording, StateStoreError>) -> Void
+    ) {
+        completion(.success(recordProofID(key, client: client, keepFor: keepFor)))
+    }
+
+    /// `recordProofID`, answered by its value. The clock is read under the lock, so ids
+    /// enter the table in the order they expire.
+    func recordProofID(_ key: StateKey, client: ClientPrefix, keepFor: Duration)
+        -> ProofIDRecording
+    {
+        proofIDs.withLock { table in
+            let now = clock()
+            return table.record(
+                key, client: client, expiresAt: Deadline.after(keepFor, from: now), now: now)
+        }
+    }
+
+    /// A proof id recorded without its client counts as `ClientPrefix.unknown`'s, and no
+    /// room is a failure (the answer has no other way to say it).
     package func insertIfAbsent(
         _ key: StateKey, keepFor: Duration,
         completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
     ) {
+        guard key.namespace != .proofID else {
+            switch recordProofID(key, client: .unknown, keepFor: keepFor) {
+            case .recorded: return completion(.success(true))
+            case .seenBefore: return completion(.success(false))
+            case .noRoom:
+                return completion(
+                    .failure(StateStoreError(operation: "insert", reason: "no room for proof ids")))
+            }
+        }
         let now = clock()
         let expiresAt = Deadline.after(keepFor, from: now)
-        // One lookup of the key (`valueOrInsert`): a DPoP refresh records a proof id on
-        // every request (CONTRACT §13). Evicted records need no settling, so none is kept.
-        let recorded = seenTable(key).withShard(of: key) { table in
+        // One lookup of the key (`valueOrInsert`). Evicted records need no settling, so
+        // none is kept.
+        let recorded = records.withShard(of: key) { table in
             table.valueOrInsert(true, for: key, expiresAt: expiresAt, now: now).found == nil
         }
         completion(.success(recorded))
@@ -141,8 +178,12 @@ extension MemoryStateStore {
     package func contains(
         _ key: StateKey, completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void
     ) {
+        guard key.namespace != .proofID else {
+            let found = proofIDs.withLock { $0.contains(key, now: clock()) }
+            return completion(.success(found))
+        }
         let now = clock()
-        let found = seenTable(key).withShard(of: key) { $0.value(for: key, now: now) != nil }
+        let found = records.withShard(of: key) { $0.value(for: key, now: now) != nil }
         completion(.success(found))
     }
 
@@ -160,12 +201,6 @@ extension MemoryStateStore {
             return newest
         }
         completion(.success(before))
-    }
-
-    /// Proof ids apart from every other record: a flood of fresh proofs cannot evict a
-    /// revoked family.
-    private func seenTable(_ key: StateKey) -> ShardedTable<AgedTable<Bool>> {
-        key.namespace == .proofID ? proofIDs : records
     }
 }
 

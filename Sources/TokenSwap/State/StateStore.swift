@@ -107,6 +107,15 @@ package protocol StateStore: Sendable {
         _ key: StateKey, keepFor: Duration,
         completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void)
 
+    /// Records the DPoP proof id `key` for `keepFor`, sent by `client`, unless it is
+    /// recorded already (CONTRACT §13). A live id is never dropped to make room: where
+    /// ids are kept in a copy's memory, a full table (or a client's full share of it)
+    /// answers `noRoom` instead (`ProofIDTable`). The default is `insertIfAbsent`: a store
+    /// of its own (`SET … NX PX`) keeps every id for its window and has no share.
+    func recordProofID(
+        _ key: StateKey, client: ClientPrefix, keepFor: Duration,
+        completion: @escaping @Sendable (Result<ProofIDRecording, StateStoreError>) -> Void)
+
     /// Whether `key` is recorded (and not expired).
     func contains(
         _ key: StateKey, completion: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void)
@@ -122,6 +131,15 @@ package protocol StateStore: Sendable {
 
 extension StateStore {
     package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? { nil }
+
+    package func recordProofID(
+        _ key: StateKey, client: ClientPrefix, keepFor: Duration,
+        completion: @escaping @Sendable (Result<ProofIDRecording, StateStoreError>) -> Void
+    ) {
+        insertIfAbsent(key, keepFor: keepFor) { result in
+            completion(result.map { $0 ? .recorded : .seenBefore })
+        }
+    }
 
     package func settle(
         _ key: StateKey, sealing byteCount: Int, keepFor: Duration,

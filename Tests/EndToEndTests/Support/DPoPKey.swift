@@ -12,14 +12,16 @@ struct DPoPKey {
     }
 
     /// A proof for `POST http://127.0.0.1:<port><path>` (what `Exchange` sends as `Host`),
-    /// with a fresh `jti`, `iat` now, and `nonce` when given.
-    func proof(path: String, port: UInt16, nonce: String? = nil) throws -> String {
+    /// with a fresh `jti` (or `jti` when given), `iat` now, and `nonce` when given.
+    func proof(path: String, port: UInt16, nonce: String? = nil, jti: String? = nil) throws
+        -> String
+    {
         let raw = key.publicKey.rawRepresentation
         let jwk =
             #"{"kty":"EC","crv":"P-256","x":"\#(Self.base64URL(raw.prefix(32)))","y":"\#(Self.base64URL(raw.suffix(32)))"}"#
         let header = #"{"typ":"dpop+jwt","alg":"ES256","jwk":\#(jwk)}"#
         var claims =
-            #"{"jti":"\#(UUID().uuidString)","htm":"POST","htu":"http://127.0.0.1:\#(port)\#(path)","iat":\#(Int(Date().timeIntervalSince1970))"#
+            #"{"jti":"\#(jti ?? UUID().uuidString)","htm":"POST","htu":"http://127.0.0.1:\#(port)\#(path)","iat":\#(Int(Date().timeIntervalSince1970))"#
         if let nonce { claims += #","nonce":"\#(nonce)""# }
         claims += "}"
         let input = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
