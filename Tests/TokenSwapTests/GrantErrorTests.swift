@@ -28,6 +28,7 @@ import Testing
             (.invalidClient, 401, "invalid_client", nil),
             (.unsupportedGrantType, 400, "unsupported_grant_type", nil),
             (.revocationUnavailable(retryAfterSeconds: 30), 503, "temporarily_unavailable", "30"),
+            (.refreshCrowded, 503, "temporarily_unavailable", "1"),
         ] as [(GrantError, Int, String, String?)])
     func rowsOfTheErrorTable(
         error: GrantError, status: Int, code: String, retryAfter: String?

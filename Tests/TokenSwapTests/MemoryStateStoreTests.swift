@@ -300,7 +300,7 @@ import Transport
         }
         #expect(waiters[0].all.isEmpty)
         #expect(waiters[1].all.isEmpty)
-        #expect(waiters[2].all == [.inFlight])
+        #expect(waiters[2].all == [.waitersFull])
     }
 
     @Test func theTableIsBoundedAndEvictsTheOldestFirst() throws {

@@ -14,7 +14,8 @@ extension GrantError {
         case .providerThrottled, .rateLimited: .tooManyRequests
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
-        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
+            .refreshCrowded:
             .serviceUnavailable
         }
     }
@@ -33,7 +34,8 @@ extension GrantError {
         case .upstreamError: "upstream_error"
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
-        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable:
+        case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
+            .refreshCrowded:
             "temporarily_unavailable"
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
@@ -79,6 +81,8 @@ extension GrantError {
             "this grant is bound to a DPoP key: send a proof made with that key"
         case .stateUnavailable:
             "the service's shared state cannot be reached; retry later"
+        case .refreshCrowded:
+            "too many requests are waiting for the same refresh; retry in a second"
         }
     }
 
@@ -96,6 +100,9 @@ extension GrantError {
         case .rateLimited(let seconds), .revocationUnavailable(let seconds),
             .stateUnavailable(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
+            body = Self.body(code: errorCode, description: errorDescription)
+        case .refreshCrowded:
+            headers.add(name: "Retry-After", value: "1")
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):
             // RFC 8628 §3.5: the device reads `error`; `interval` tells it how long to

@@ -72,6 +72,11 @@ public enum GrantError: Error, Sendable, Equatable {
     /// and `TOKENSWAP_STATE_FAILURE=closed` (CONTRACT §12), so a request that needs it is
     /// refused rather than served from this copy's memory; never caused by input.
     case stateUnavailable(retryAfterSeconds: Int)
+    /// 503 `temporarily_unavailable` with `Retry-After: 1`: as many requests as a copy
+    /// holds already wait on the refresh in flight of the same token (256), or this copy
+    /// waits on as many tokens in the shared store as it may (CONTRACT §12); answered at
+    /// once, with no provider call.
+    case refreshCrowded
 }
 
 extension GrantError {

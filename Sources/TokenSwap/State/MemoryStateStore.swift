@@ -26,7 +26,8 @@ package final class MemoryStateStore: StateStore {
     let clock: @Sendable () -> Deadline
     let timers: StateTimers
     /// Waiters one in-flight refresh may hold; a request beyond them is answered at once
-    /// as still in flight (each waiter is a held connection, capped elsewhere too).
+    /// `.waitersFull` (503 with `Retry-After: 1`, CONTRACT §12; each waiter is a held
+    /// connection, capped elsewhere too).
     let maxWaitersPerKey: Int
     private let evictionCount = Atomic<Int>(0)
     private let onEviction: @Sendable () -> Void
