@@ -16,6 +16,8 @@ package final class MemoryStateStore: StateStore {
     let replay: ShardedTable<ReplayShard>
     /// Seen-once DPoP proof ids, and every other seen-once record (revoked families).
     let proofIDs: ShardedTable<AgedTable<Bool>>
+    /// Revoked families (CONTRACT §14): at most `revocationCapacity`, the oldest dropped
+    /// first; `check-config` and the docs give that number.
     let records: ShardedTable<AgedTable<Bool>>
     let generations: ShardedTable<AgedTable<UInt64>>
     /// Rate-limit buckets, one `BucketTable` per limit (below).
@@ -34,6 +36,9 @@ package final class MemoryStateStore: StateStore {
 
     /// The defaults of the tables whose size no setting names.
     package static let defaultSeenCapacity = 100_000
+    /// The revocations one copy keeps without a store (CONTRACT §14), in 16 shards by
+    /// digest: `revocationsSummary` prints this number.
+    package static let defaultRevocationCapacity = 100_000
     package static let defaultGenerationCapacity = 100_000
     package static let defaultBucketCapacity = 100_000
     package static let defaultShardCount = 16
@@ -48,6 +53,7 @@ package final class MemoryStateStore: StateStore {
     ///   - replayCapacity: most entries of the replay table
     ///     (`TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`).
     ///   - replayByteBudget: most bytes its kept answers hold together.
+    ///   - revocationCapacity: most revoked families kept (the oldest dropped first).
     ///   - clock: now on the monotonic clock (`Deadline.now`); injected by tests.
     ///   - timers: where a waiter's timer runs (the server's loops).
     ///   - onEviction: called once per replay entry evicted at the cap (the metric).
@@ -55,6 +61,7 @@ package final class MemoryStateStore: StateStore {
         replayCapacity: Int = ConfigurationDefaults.refreshReplayMaxEntries,
         replayByteBudget: Int = defaultReplayByteBudget,
         seenCapacity: Int = defaultSeenCapacity,
+        revocationCapacity: Int = defaultRevocationCapacity,
         generationCapacity: Int = defaultGenerationCapacity,
         bucketCapacity: Int = defaultBucketCapacity,
         shardCount: Int = defaultShardCount,
@@ -68,7 +75,7 @@ package final class MemoryStateStore: StateStore {
             ReplayShard(capacity: capacity, byteBudget: max(1, replayByteBudget / shards))
         }
         self.proofIDs = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
-        self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
+        self.records = ShardedTable(capacity: revocationCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
         self.bucketCapacity = bucketCapacity
         self.shardCount = max(1, shardCount)
