@@ -228,6 +228,36 @@ import Transport
         #expect(upstream.callCount == 2)
     }
 
+    /// CONTRACT §12: a copy holds at most so many requests waiting on one token (256 by
+    /// default; 2 here); one more is answered at once `503 temporarily_unavailable` with
+    /// `Retry-After: 1`, with no provider call, and the waiters still get the answer.
+    @Test func aRequestBeyondTheWaitersOfOneTokenIsAnswered503WithRetryAfter1() async throws {
+        let upstream = GatedUpstream(RecordingUpstream.json(200, Self.tokens))
+        let clock = Clock()
+        let store = MemoryStateStore(
+            replayCapacity: 100, shardCount: 1, maxWaitersPerKey: 2, clock: { clock.now },
+            timers: Timers().timers)
+        let fixture = try Fixture(upstream, store: store)
+        let sealed = try F.seal("raw-crowd", keys: F.newKey, provider: fixture.provider)
+        let collected = Collected()
+        for _ in 0..<4 {
+            fixture.service.refresh(
+                Self.form(sealed), provider: fixture.provider, completion: collected.record)
+        }
+        #expect(upstream.callCount == 1)
+        let refused = try #require(collected.all.first)
+        #expect(collected.all.count == 1)
+        #expect(refused.status.code == 503)
+        #expect(refused.headers["Retry-After"] == "1")
+        #expect(try F.body(refused)["error"] == .string("temporarily_unavailable"))
+        GrantErrorTests.expectTokenHeaders(refused)
+        upstream.release()
+        let answers = collected.all
+        #expect(answers.count == 4)
+        #expect(answers.dropFirst().allSatisfy { $0.status.code == 200 })
+        #expect(upstream.callCount == 1)
+    }
+
     @Test func invalidGrantIsKept() async throws {
         let refusal = #"{"error":"invalid_grant","error_description":"Refresh token revoked"}"#
         let upstream = RecordingUpstream(

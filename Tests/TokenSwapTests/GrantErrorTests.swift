@@ -29,6 +29,7 @@ import Testing
             (.unsupportedGrantType, 400, "unsupported_grant_type", nil),
             (.revocationUnavailable(retryAfterSeconds: 30), 503, "temporarily_unavailable", "30"),
             (.dpopProofIDsFull(retryAfterSeconds: 71), 503, "temporarily_unavailable", "71"),
+            (.refreshCrowded, 503, "temporarily_unavailable", "1"),
         ] as [(GrantError, Int, String, String?)])
     func rowsOfTheErrorTable(
         error: GrantError, status: Int, code: String, retryAfter: String?

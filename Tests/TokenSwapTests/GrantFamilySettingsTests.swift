@@ -17,6 +17,27 @@ import Testing
         #expect(config.families.policy(for: "spotify").refreshTokenLifetimeSeconds == 0)
     }
 
+    /// CONTRACT §14: without a store, `check-config` says that revocations live in this
+    /// copy's memory and end with it, and how many it keeps: the real cap of the memory
+    /// store's table of revocations (the oldest dropped first), not only the retention.
+    @Test func checkConfigSaysHowManyRevocationsACopyKeepsAndThatTheyEndWithIt() async throws {
+        let config = try await F.load(F.minimalEnvironment())
+        let summary = config.revocationsSummary
+        #expect(MemoryStateStore().records.capacity == 100_000)
+        #expect(summary.contains("at most 100,000"), "\(summary)")
+        #expect(summary.contains("oldest dropped first"), "\(summary)")
+        #expect(summary.contains("end with it"), "\(summary)")
+        #expect(summary.contains("190 days"), "\(summary)")
+        #expect(summary.hasPrefix("revocations: in this copy's memory"))
+        #expect(summary.contains("a restart forgets them"))
+
+        var shared = F.minimalEnvironment()
+        shared["TOKENSWAP_STATE_URL"] = "redis://127.0.0.1:6379/0"
+        let withStore = try await F.load(shared).revocationsSummary
+        #expect(withStore.hasPrefix("revocations: in the shared store"))
+        #expect(withStore.contains("at most 100,000"), "\(withStore)")
+    }
+
     @Test func everyProviderHasItsOwnPolicy() async throws {
         var env = F.minimalEnvironment()
         env["TOKENSWAP_PROVIDERS"] = "spotify,acme"

@@ -59,7 +59,7 @@ import Transport
         evictions: Answers<Int>? = nil
     ) -> MemoryStateStore {
         MemoryStateStore(
-            replayCapacity: capacity, seenCapacity: capacity, generationCapacity: capacity,
+            replayCapacity: capacity, revocationCapacity: capacity, generationCapacity: capacity,
             shardCount: 1, clock: { clock.now }, timers: timers.timers,
             onEviction: { evictions?.record(.success(1)) })
     }
@@ -300,7 +300,7 @@ import Transport
         }
         #expect(waiters[0].all.isEmpty)
         #expect(waiters[1].all.isEmpty)
-        #expect(waiters[2].all == [.inFlight])
+        #expect(waiters[2].all == [.waitersFull])
     }
 
     @Test func theTableIsBoundedAndEvictsTheOldestFirst() throws {

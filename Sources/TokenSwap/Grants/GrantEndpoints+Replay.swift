@@ -198,6 +198,10 @@ extension GrantEndpoints {
             return .call
         case .success(.inFlight):
             return .wait
+        case .success(.waitersFull):
+            // CONTRACT §12: a copy holds at most 256 requests waiting on one token; this
+            // one is told to come back in a second rather than held.
+            return .answer(.failure(.refreshCrowded))
         case .success(.kept(let sealed, let age)):
             // One that no longer opens (its key left the ring) counts as absent.
             guard let kept = openKept(sealed, key: request.key, provider: request.provider)

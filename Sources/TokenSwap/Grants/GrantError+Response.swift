@@ -15,7 +15,7 @@ extension GrantError {
         case .upstreamError, .upstreamUnreachable: .badGateway
         case .upstreamTimeout: .gatewayTimeout
         case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
-            .dpopProofIDsFull:
+            .dpopProofIDsFull, .refreshCrowded:
             .serviceUnavailable
         }
     }
@@ -35,7 +35,7 @@ extension GrantError {
         case .upstreamUnreachable: "upstream_unreachable"
         case .upstreamTimeout: "upstream_timeout"
         case .temporarilyUnavailable, .revocationUnavailable, .stateUnavailable,
-            .dpopProofIDsFull:
+            .dpopProofIDsFull, .refreshCrowded:
             "temporarily_unavailable"
         case .rateLimited: "rate_limited"
         case .invalidClient: "invalid_client"
@@ -83,6 +83,8 @@ extension GrantError {
             "the service's shared state cannot be reached; retry later"
         case .dpopProofIDsFull:
             "too many DPoP proofs are being remembered; retry after the time given"
+        case .refreshCrowded:
+            "too many requests are waiting for the same refresh; retry in a second"
         }
     }
 
@@ -100,6 +102,9 @@ extension GrantError {
         case .rateLimited(let seconds), .revocationUnavailable(let seconds),
             .stateUnavailable(let seconds), .dpopProofIDsFull(let seconds):
             headers.add(name: "Retry-After", value: String(max(1, seconds)))
+            body = Self.body(code: errorCode, description: errorDescription)
+        case .refreshCrowded:
+            headers.add(name: "Retry-After", value: "1")
             body = Self.body(code: errorCode, description: errorDescription)
         case .devicePoll(let error, let interval):
             // RFC 8628 §3.5: the device reads `error`; `interval` tells it how long to

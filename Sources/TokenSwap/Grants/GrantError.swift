@@ -76,6 +76,11 @@ public enum GrantError: Error, Sendable, Equatable {
     /// ids is full, or the client's share of it is (CONTRACT §13). A live proof id is
     /// never dropped to make room, so a new proof waits until old ones expire.
     case dpopProofIDsFull(retryAfterSeconds: Int)
+    /// 503 `temporarily_unavailable` with `Retry-After: 1`: as many requests as a copy
+    /// holds already wait on the refresh in flight of the same token (256), or this copy
+    /// waits on as many tokens in the shared store as it may (CONTRACT §12); answered at
+    /// once, with no provider call.
+    case refreshCrowded
 }
 
 extension GrantError {

@@ -221,10 +221,13 @@ extension MemoryStateStore {
                     return Deliveries([(waiter, .claimed)])
                         + Self.hold(key, waiter.inFlightFor, waiters, in: &table, now: now)
                 }
-                guard !waiter.deadline.hasPassed(at: now), waiters.count < maxWaitersPerKey
-                else {
+                guard !waiter.deadline.hasPassed(at: now) else {
                     _ = table.update(key) { $0 = .inFlight(until: until, waiters: waiters) }
                     return Deliveries([(waiter, .inFlight)])
+                }
+                guard waiters.count < maxWaitersPerKey else {
+                    _ = table.update(key) { $0 = .inFlight(until: until, waiters: waiters) }
+                    return Deliveries([(waiter, .waitersFull)])
                 }
                 let timer = timers.schedule(waiter.deadline.earlier(until)) { [self] in
                     wait(waiter)

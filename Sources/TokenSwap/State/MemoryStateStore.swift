@@ -14,9 +14,10 @@ import Transport
 package final class MemoryStateStore: StateStore {
     /// The replay table: in-flight claims and kept answers (`MemoryStateStore+Replay`).
     let replay: ShardedTable<ReplayShard>
-    /// DPoP proof ids (`ProofIDTable`: never evicted, refused when full), and every other
-    /// seen-once record (revoked families).
+    /// DPoP proof ids (`ProofIDTable`: never evicted, refused when full).
     let proofIDs: Mutex<ProofIDTable>
+    /// Revoked families (CONTRACT §14): at most `revocationCapacity`, the oldest dropped
+    /// first; `check-config` and the docs give that number.
     let records: ShardedTable<AgedTable<Bool>>
     let generations: ShardedTable<AgedTable<UInt64>>
     /// Rate-limit buckets, one `BucketTable` per limit (below).
@@ -27,13 +28,16 @@ package final class MemoryStateStore: StateStore {
     let clock: @Sendable () -> Deadline
     let timers: StateTimers
     /// Waiters one in-flight refresh may hold; a request beyond them is answered at once
-    /// as still in flight (each waiter is a held connection, capped elsewhere too).
+    /// `.waitersFull` (503 with `Retry-After: 1`, CONTRACT §12; each waiter is a held
+    /// connection, capped elsewhere too).
     let maxWaitersPerKey: Int
     private let evictionCount = Atomic<Int>(0)
     private let onEviction: @Sendable () -> Void
 
     /// The defaults of the tables whose size no setting names.
-    package static let defaultSeenCapacity = 100_000
+    /// The revocations one copy keeps without a store (CONTRACT §14), in 16 shards by
+    /// digest: `revocationsSummary` prints this number.
+    package static let defaultRevocationCapacity = 100_000
     package static let defaultGenerationCapacity = 100_000
     package static let defaultBucketCapacity = 100_000
     package static let defaultShardCount = 16
@@ -49,6 +53,7 @@ package final class MemoryStateStore: StateStore {
     ///     (`TOKENSWAP_REFRESH_REPLAY_MAX_ENTRIES`).
     ///   - replayByteBudget: most bytes its kept answers hold together.
     ///   - proofIDCapacity: most DPoP proof ids held (`TOKENSWAP_DPOP_PROOF_IDS`).
+    ///   - revocationCapacity: most revoked families kept (the oldest dropped first).
     ///   - clock: now on the monotonic clock (`Deadline.now`); injected by tests.
     ///   - timers: where a waiter's timer runs (the server's loops).
     ///   - onEviction: called once per replay entry evicted at the cap (the metric).
@@ -56,7 +61,7 @@ package final class MemoryStateStore: StateStore {
         replayCapacity: Int = ConfigurationDefaults.refreshReplayMaxEntries,
         replayByteBudget: Int = defaultReplayByteBudget,
         proofIDCapacity: Int = DPoPSettings.defaultProofIDs,
-        seenCapacity: Int = defaultSeenCapacity,
+        revocationCapacity: Int = defaultRevocationCapacity,
         generationCapacity: Int = defaultGenerationCapacity,
         bucketCapacity: Int = defaultBucketCapacity,
         shardCount: Int = defaultShardCount,
@@ -70,7 +75,7 @@ package final class MemoryStateStore: StateStore {
             ReplayShard(capacity: capacity, byteBudget: max(1, replayByteBudget / shards))
         }
         self.proofIDs = Mutex(ProofIDTable(capacity: proofIDCapacity))
-        self.records = ShardedTable(capacity: seenCapacity, shardCount: shardCount)
+        self.records = ShardedTable(capacity: revocationCapacity, shardCount: shardCount)
         self.generations = ShardedTable(capacity: generationCapacity, shardCount: shardCount)
         self.bucketCapacity = bucketCapacity
         self.shardCount = max(1, shardCount)

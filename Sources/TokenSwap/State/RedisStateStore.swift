@@ -23,22 +23,40 @@ package final class RedisStateStore: StateStore {
         @Sendable ([[UInt8]], @escaping @Sendable (Result<RESPValue, RESPError>) -> Void) -> Void
 
     private let sender: Sender
-    /// Where `awaitAnswer` waits between looks (a timer, never a blocked loop).
-    private let loops: EventLoopGroup
+    /// Where `awaitAnswer`'s pollers wait between looks (a timer, never a blocked loop).
+    let loops: EventLoopGroup
     private let scripts = ScriptDigests()
+    /// This copy's requests waiting on refreshes in flight, one poller per waited key
+    /// (`StoreWaiters`).
+    let waiters: StoreWaiters
 
-    /// The shortest and longest pause between two looks of `awaitAnswer`: short, since
-    /// a provider answers in tens of milliseconds, and doubling, so a slow one costs few
-    /// commands.
-    static let firstAwaitPause = Duration.milliseconds(5)
-    static let longestAwaitPause = Duration.milliseconds(50)
-    /// How long an answer settled without a window stays for the waiters: two of their
-    /// longest pauses.
-    static let handoff = Duration.milliseconds(100)
+    /// The pause between two looks of one waited key: CONTRACT §12's bound, at most 10
+    /// commands a second for a waiting request, met for every waiter of a key together.
+    /// A waiter on this copy's own refresh does not wait for a look: the settle hands the
+    /// answer over (`StoreWaiters.settled`); only a refresh in flight on another copy
+    /// costs a waiter up to one pause.
+    static let awaitPause = Duration.milliseconds(100)
+    /// How long an answer settled without a window stays for the waiters of other copies:
+    /// two of their pauses, so each looks at least once more.
+    static let handoff = awaitPause * 2
+    /// Keys one copy waits on at once (each with at most `maxWaitersPerKey` requests):
+    /// their looks cost the store at most 10,240 commands a second from one copy. A request
+    /// beyond it is answered 503 with `Retry-After: 1`, as one beyond a key's waiters is.
+    package static let defaultMaxWaitedKeys = 1024
 
-    package init(loops: EventLoopGroup, sender: @escaping Sender) {
+    /// - Parameters:
+    ///   - maxWaitersPerKey: requests of this copy waiting on one key (CONTRACT §12: 256,
+    ///     as in memory).
+    ///   - maxWaitedKeys: keys this copy waits on at once.
+    package init(
+        loops: EventLoopGroup,
+        maxWaitersPerKey: Int = MemoryStateStore.defaultMaxWaitersPerKey,
+        maxWaitedKeys: Int = defaultMaxWaitedKeys, sender: @escaping Sender
+    ) {
         self.loops = loops
         self.sender = sender
+        self.waiters = StoreWaiters(
+            maxWaitersPerKey: maxWaitersPerKey, maxKeys: maxWaitedKeys, pause: Self.awaitPause)
     }
 
     /// The store over `client`.
@@ -67,6 +85,33 @@ package final class RedisStateStore: StateStore {
         }
     }
 
+    /// One look of a waited key's poller (`StoreWaiters`): `HGET key s`, a single command
+    /// (the claim script counts as two in the store's own figures, `INFO commandstats`),
+    /// while the refresh is in flight; once it is not, the claim script says what is
+    /// there: the kept or handed-over answer, or a freed key, claimed for the oldest
+    /// waiter.
+    func look(
+        _ key: StateKey, inFlightFor: Duration,
+        completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
+    ) {
+        let command = [Self.bytes("HGET"), Self.bytes(key), Self.bytes("s")]
+        send(command, operation: "await_answer") { [self] reply in
+            switch reply {
+            case .success(.bulkString(let state?)) where state == Self.inFlightState:
+                completion(.success(.inFlight))
+            case .failure(let error):
+                completion(.failure(error))
+            default:
+                claim(
+                    key, inFlightFor: inFlightFor, operation: "await_answer", completion: completion
+                )
+            }
+        }
+    }
+
+    /// The state field of a claim in flight (`StateScript.claim`).
+    private static let inFlightState = Array("f".utf8)
+
     package func settle(
         _ key: StateKey, answer: [UInt8]?, keepFor: Duration,
         completion: @escaping @Sendable (Result<Void, StateStoreError>) -> Void
@@ -80,43 +125,27 @@ package final class RedisStateStore: StateStore {
             Self.bytes(handedOver ? "h" : "k"),
         ]
         if let answer { arguments.append(answer) }
-        run(.settle, key, arguments, operation: "settle") { reply in
+        run(.settle, key, arguments, operation: "settle") { [waiters] reply in
+            // This copy's waiters get the answer now, whatever the store said: it is the
+            // provider's answer, and single flight shares it (other copies' waiters find
+            // it in the store).
+            if let answer { waiters.settled(key, answer: answer).answer() }
             completion(reply.flatMap { Self.expectInteger($0, operation: "settle").map { _ in } })
         }
     }
 
-    /// Looks again and again (`claim`, which also takes a freed key for the caller) with
-    /// a short doubling pause on a loop's timer, until the key is kept or freed, or
-    /// `deadline` passes (then `.inFlight`).
+    /// Joins this copy's waiters of `key` (`StoreWaiters`): one poller looks for all of
+    /// them (`look`, which also takes a freed key for the oldest waiter) every
+    /// `awaitPause`, until the key is kept or freed, or each waiter's own deadline passes
+    /// (then `.inFlight`); a settle of this copy answers them at once. A request beyond
+    /// the waiters a key or this copy may hold is answered `.waitersFull` at once.
     package func awaitAnswer(
         _ key: StateKey, inFlightFor: Duration, until deadline: Deadline,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
-        look(
-            key, inFlightFor: inFlightFor, until: deadline, pause: Self.firstAwaitPause,
-            completion: completion)
-    }
-
-    private func look(
-        _ key: StateKey, inFlightFor: Duration, until deadline: Deadline, pause: Duration,
-        completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
-    ) {
-        claim(key, inFlightFor: inFlightFor, operation: "await_answer") { [self] result in
-            guard case .success(.inFlight) = result, !deadline.hasPassed() else {
-                return completion(result)
-            }
-            let next = min(Deadline.after(pause), deadline)
-            let loop = loops.loops.first(where: \.inLoop) ?? loops.next()
-            // A `LoopTimer` released is cancelled: the handler holds its own until it runs.
-            let held = HeldTimer()
-            held.keep(
-                loop.schedule(at: next) { [self] in
-                    held.release()
-                    look(
-                        key, inFlightFor: inFlightFor, until: deadline,
-                        pause: min(pause * 2, Self.longestAwaitPause), completion: completion)
-                })
-        }
+        let waiter = StoreWaiters.Waiter(
+            deadline: deadline, inFlightFor: inFlightFor, completion: completion)
+        perform(waiters.enroll(waiter, on: key, now: .now), for: key)
     }
 
     // MARK: Rate limits
@@ -322,8 +351,8 @@ package final class RedisStateStore: StateStore {
     }
 }
 
-/// A timer kept alive by its own handler until it runs (`awaitAnswer`'s next look).
-private final class HeldTimer: Sendable {
+/// A timer kept alive by its own handler until it runs (a waited key's next step).
+final class HeldTimer: Sendable {
     private let timer = Mutex<LoopTimer?>(nil)
 
     func keep(_ timer: LoopTimer) {

@@ -61,7 +61,8 @@ package protocol StateStore: Sendable {
     /// Waits until the claim on `key` is settled or `deadline` passes, and answers what is
     /// kept then: `.kept` with the answer, `.claimed` when the key was freed (the caller
     /// now holds the claim and calls the provider itself), or `.inFlight` when the
-    /// deadline passed first.
+    /// deadline passed first. A copy holds a bounded number of waiters (CONTRACT §12: 256
+    /// on one key); one more is answered `.waitersFull` at once.
     func awaitAnswer(
         _ key: StateKey, inFlightFor: Duration, until deadline: Deadline,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void)
@@ -173,6 +174,10 @@ package enum RefreshClaim: Sendable, Equatable {
     /// A settled answer within its window, sealed as the caller gave it to `settle`, and
     /// how long ago it was settled (for `expires_in`'s count-down).
     case kept(answer: [UInt8], age: Duration)
+    /// `awaitAnswer` only: this copy already holds as many requests waiting as it may (on
+    /// this key, or on as many keys), so this one does not wait: it is answered 503 with
+    /// `Retry-After: 1` (CONTRACT §12), and memory stays bounded whatever clients send.
+    case waitersFull
 }
 
 /// A token bucket's rate and burst: part of the call, so one store holds every limit's
