@@ -206,7 +206,7 @@ import Transport
         let stack = try Self.stack(provider: provider)
         let old = try Self.versionOneToken("raw-v1", provider: provider)
         let key = try #require(
-            stack.service.revocationKey(tokenWithoutFamily: old, provider: provider))
+            stack.service.families.revocationKey(tokenWithoutFamily: old, provider: provider))
         let recorded = MemoryStateStoreTests.Answers<Bool>()
         stack.service.state.insertIfAbsent(key, keepFor: .seconds(60), completion: recorded.record)
         try Self.expectRefused(await Self.refresh(old, stack, provider: provider))
@@ -433,7 +433,7 @@ import Transport
 
         let warnings = stack.logs.all.filter { $0.contains("reuse detected") }
         #expect(warnings.count == 1)
-        let fingerprint = GrantEndpoints.fingerprint(try Self.grant(t0, provider: provider))
+        let fingerprint = GrantFamilies.fingerprint(try Self.grant(t0, provider: provider))
         #expect(fingerprint.count == 8)
         #expect(warnings.first?.contains("provider=acme") == true)
         #expect(warnings.first?.contains("family=\(fingerprint)") == true)

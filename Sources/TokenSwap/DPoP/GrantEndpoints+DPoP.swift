@@ -58,17 +58,4 @@ extension GrantEndpoints {
         }
         return try dpop.binding(inspection, bound: bound, provider: provider)
     }
-
-    /// A new grant family (CONTRACT §14) starting now (`unixClock`), generation 0, bound to
-    /// `thumbprint`: the grant of a swap or a device approval.
-    func newGrant(thumbprint: [UInt8]?) throws(GrantError) -> SealedGrant {
-        guard
-            let grant = SealedGrant.newFamily(
-                thumbprint: thumbprint, startTime: UInt64(max(0, unixClock())))
-        else {
-            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
-            throw .temporarilyUnavailable(reason: "random source failed")
-        }
-        return grant
-    }
 }

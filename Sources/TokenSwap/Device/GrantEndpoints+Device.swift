@@ -34,7 +34,7 @@ extension GrantEndpoints {
                 intervalSeconds: authorization.intervalSeconds)
             let sealed = try seal(
                 envelope.plaintext, for: provider, kind: .deviceCode,
-                grant: newGrant(thumbprint: binding))
+                grant: families.newGrant(thumbprint: binding))
             metrics.deviceCodeIssued(provider: provider.name)
             return authorization.response(sealedDeviceCode: sealed)
         }
@@ -125,12 +125,13 @@ extension GrantEndpoints {
             var sealedRefresh: String?
             var grant: SealedGrant?
             if let raw = tokens.refreshToken {
-                let family = try newGrant(thumbprint: binding)
+                let family = try families.newGrant(thumbprint: binding)
                 sealedRefresh = try seal(raw, for: provider, grant: family)
                 grant = family
             }
             return Self.success(
-                withLifetime(tokens, grant: grant, provider: provider), refreshToken: sealedRefresh)
+                families.withLifetime(tokens, grant: grant, provider: provider),
+                refreshToken: sealedRefresh)
         case .refused(.slowDown):
             metrics.devicePoll(provider: provider.name, .slowDownUpstream)
             let raised = try await Self.stateResult {

@@ -60,7 +60,7 @@ extension GrantEndpoints {
                 inspection, bound: opened.grant?.thumbprint, provider: provider)
             attempt = RefreshAttempt(
                 endpoints: self, provider: provider, request: request, sealed: sealed,
-                opened: opened, family: try family(of: opened, provider: provider), raw: raw,
+                opened: opened, family: try families.family(of: opened, provider: provider), raw: raw,
                 legacyFormat: legacyFormat, binding: binding, finish: finish)
         } catch {
             return finish(.failure(error))
@@ -69,7 +69,7 @@ extension GrantEndpoints {
         // come before the replay: a grant that has ended (CONTRACT §14) is refused even
         // inside the window.
         let earlierRecord = attempt.opened.grant == nil && attempt.legacyFormat == nil
-        checkGrant(
+        families.checkGrant(
             attempt.family, sealedWithoutFamily: earlierRecord ? attempt.sealed : nil,
             provider: provider, failed: { attempt.refused($0) }, next: { attempt.replay() })
     }
@@ -158,8 +158,8 @@ private final class RefreshAttempt: Sendable {
     /// What the window calls when it has no answer for the token. Reuse is judged only
     /// then: a repeat inside the window is a retry (CONTRACT §14).
     private func call(_ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void) {
-        guard endpoints.detectsReuse(at: provider) else { return callProvider(done) }
-        endpoints.checkGeneration(
+        guard endpoints.families.detectsReuse(at: provider) else { return callProvider(done) }
+        endpoints.families.checkGeneration(
             family, raw: raw, provider: provider, failed: { done(.failure($0)) }
         ) { self.callProvider(done) }
     }
@@ -195,21 +195,21 @@ private final class RefreshAttempt: Sendable {
         _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
         let unchanged =
-            opened.sealedWithActiveKey && !endpoints.needsNewSeal(opened, provider: provider)
+            opened.sealedWithActiveKey && !endpoints.families.needsNewSeal(opened, provider: provider)
             && opened.grant?.thumbprint == binding
         let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
             let tokens = try exchanged.get()
             let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
             if rotated == nil, unchanged {
                 let response = GrantEndpoints.success(
-                    endpoints.withLifetime(tokens, grant: opened.grant, provider: provider),
+                    endpoints.families.withLifetime(tokens, grant: opened.grant, provider: provider),
                     refreshToken: sealed)
                 return (response, opened.grant)
             }
-            let grant = try endpoints.refreshedGrant(family, thumbprint: binding)
+            let grant = try endpoints.families.refreshedGrant(family, thumbprint: binding)
             let answer = try endpoints.seal(rotated ?? raw, for: provider, grant: grant)
             let response = GrantEndpoints.success(
-                endpoints.withLifetime(tokens, grant: grant, provider: provider),
+                endpoints.families.withLifetime(tokens, grant: grant, provider: provider),
                 refreshToken: answer)
             return (response, grant)
         }
@@ -222,8 +222,8 @@ private final class RefreshAttempt: Sendable {
                 answered
             }
         // The answer's generation is the family's newest before the client has it.
-        guard endpoints.detectsReuse(at: provider), case .success((_, let grant?)) = result
+        guard endpoints.families.detectsReuse(at: provider), case .success((_, let grant?)) = result
         else { return done(settled) }
-        endpoints.recordGeneration(grant, provider: provider) { done(settled) }
+        endpoints.families.recordGeneration(grant, provider: provider) { done(settled) }
     }
 }

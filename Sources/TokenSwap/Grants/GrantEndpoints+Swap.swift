@@ -53,12 +53,13 @@ extension GrantEndpoints {
                     var sealed: String?
                     var grant: SealedGrant?
                     if let raw = tokens.refreshToken {
-                        let family = try newGrant(thumbprint: binding)
+                        let family = try families.newGrant(thumbprint: binding)
                         sealed = try seal(raw, for: provider, grant: family)
                         grant = family
                     }
                     return Self.success(
-                        withLifetime(tokens, grant: grant, provider: provider), refreshToken: sealed
+                        families.withLifetime(tokens, grant: grant, provider: provider),
+                        refreshToken: sealed
                     )
                 })
         }

@@ -35,14 +35,9 @@ public final class GrantEndpoints: Sendable {
     let replayWindow: Duration
     /// How long a refresh's claim holds (`GrantEndpoints+Replay`).
     let inFlightFor: Duration
-    /// Revocation, reuse detection and lifetime of grant families (CONTRACT §14).
-    let families: GrantFamilySettings
-    /// The family of a token sealed without one (§14); nil only if OpenSSL cannot derive
-    /// (such tokens are then answered `503`).
-    let derivedFamilies: DerivedFamilies?
-    /// Now, in Unix seconds: a grant family's start and its lifetime are wall-clock times
-    /// (sealed, read by every copy); injected by tests.
-    let unixClock: @Sendable () -> Int64
+    /// Grant families: revocation at the broker, reuse detection and the grant's lifetime
+    /// (CONTRACT §14).
+    let families: GrantFamilies
     /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
     let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
@@ -74,9 +69,10 @@ public final class GrantEndpoints: Sendable {
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
-        self.families = families
-        self.derivedFamilies = DerivedFamilies(keyRing: keyRing)
-        self.unixClock = unixClock
+        self.families = GrantFamilies(
+            settings: families, keyRing: keyRing, state: state, transport: transport,
+            upstreamTimeoutSeconds: upstreamTimeoutSeconds, metrics: metrics, logger: logger,
+            unixClock: unixClock)
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`

@@ -21,8 +21,8 @@ extension GrantEndpoints {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let opened = try revocationToken(token, for: provider)
-            try await revokeFamily(
-                of: opened?.native == true ? opened?.token : nil, sealed: token, provider: provider)
+            try await families.revoke(
+                opened?.native == true ? opened?.token : nil, sealed: token, provider: provider)
             let kind: LifecycleToken =
                 switch opened?.token.plaintextString {
                 case let raw? where provider.lifecycle.revocationStyle.revokesRefreshTokens:
@@ -51,39 +51,6 @@ extension GrantEndpoints {
             case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
             }
         }
-    }
-
-    /// Records the family of `opened` (`family(of:)`: for a token sealed before families
-    /// existed, the one derived from it, so every token refreshed from it ends too) as
-    /// revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS` (CONTRACT §14), before the
-    /// provider is asked: a provider that fails leaves the
-    /// client retrying a revocation the broker already holds. A value that did not open
-    /// (or opened only by a legacy format, which may be unauthenticated and so forged at
-    /// will: recording those would let anyone fill the store) looks up its own key
-    /// instead, so a store that is down refuses both alike (no oracle) and nothing is
-    /// recorded for a value that names no grant of ours.
-    func revokeFamily(of opened: OpenedToken?, sealed: String, provider: Provider)
-        async throws(GrantError)
-    {
-        let key =
-            if let opened {
-                revocationKey(try family(of: opened, provider: provider), provider: provider)
-            } else {
-                revocationKey(tokenWithoutFamily: sealed, provider: provider)
-            }
-        guard let key else { throw .temporarilyUnavailable(reason: "digest unavailable") }
-        let retention = families.retention
-        let result = await withCheckedContinuation { continuation in
-            let resume: @Sendable (Result<Bool, StateStoreError>) -> Void = {
-                continuation.resume(returning: $0)
-            }
-            if opened != nil {
-                state.insertIfAbsent(key, keepFor: retention, completion: resume)
-            } else {
-                state.contains(key, completion: resume)
-            }
-        }
-        if case .failure(let error) = result { throw Self.stateFailure(error) }
     }
 
     /// The `token` of a revocation or introspection request (RFC 7009 §2.1, RFC 7662 §2.1).

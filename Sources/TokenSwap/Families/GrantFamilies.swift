@@ -1,11 +1,13 @@
 import HTTPCore
+import Logging
 import Sealing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Grant families (CONTRACT §14): every sealed refresh token carries its family (a random
+/// Grant families (CONTRACT §14), a collaborator of every grant that seals a refresh token:
+/// every sealed refresh token carries its family (a random
 /// id, the grant's start time and its generation, inside the seal: `SealedGrant`). Made at
 /// the swap or the device approval, derived from the token itself for a token sealed before
 /// families existed (legacy tokens included, `DerivedFamilies`); kept by every refresh.
@@ -19,8 +21,52 @@ import Sealing
 ///   presented after the replay window, revokes the family;
 /// - with a known lifetime, a grant past it is refused, and every answer says how long it
 ///   has left (`refresh_token_expires_in`).
-extension GrantEndpoints {
-    // MARK: Keeping families (made by `newGrant`, kept by `refreshedGrant`)
+final class GrantFamilies: Sendable {
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS` and each provider's policy.
+    let settings: GrantFamilySettings
+    /// Where revocations and each family's newest generation are recorded (CONTRACT §12).
+    let state: any StateStore
+    /// The family of a token sealed without one; nil only if OpenSSL cannot derive (such
+    /// tokens are then answered `503`).
+    let derived: DerivedFamilies?
+    /// The provider revocation that reuse detection asks for.
+    let transport: any UpstreamTransport
+    let upstreamTimeoutSeconds: Double
+    let metrics: ServiceMetrics
+    let logger: Logger
+    /// Now, in Unix seconds: a family's start and its lifetime are wall-clock times
+    /// (sealed, read by every copy); injected by tests.
+    let unixClock: @Sendable () -> Int64
+
+    init(
+        settings: GrantFamilySettings, keyRing: KeyRing, state: any StateStore,
+        transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
+        metrics: ServiceMetrics, logger: Logger, unixClock: @escaping @Sendable () -> Int64
+    ) {
+        self.settings = settings
+        self.state = state
+        self.derived = DerivedFamilies(keyRing: keyRing)
+        self.transport = transport
+        self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
+        self.metrics = metrics
+        self.logger = logger
+        self.unixClock = unixClock
+    }
+
+    /// A new grant family starting now (`unixClock`), generation 0, bound to `thumbprint`:
+    /// the grant of a swap or a device approval.
+    func newGrant(thumbprint: [UInt8]?) throws(GrantError) -> SealedGrant {
+        guard
+            let grant = SealedGrant.newFamily(
+                thumbprint: thumbprint, startTime: UInt64(max(0, unixClock())))
+        else {
+            metrics.sealingFailed(.seal, reason: "crypto_unavailable")
+            throw .temporarilyUnavailable(reason: "random source failed")
+        }
+        return grant
+    }
+
+    // MARK: Keeping families
 
     /// The family `opened` belongs to (CONTRACT §14): the sealed one, or for a token
     /// sealed before families existed (legacy tokens included) the one derived from the
@@ -29,7 +75,7 @@ extension GrantEndpoints {
     func family(of opened: OpenedToken, provider: Provider) throws(GrantError) -> SealedGrant {
         if let grant = opened.grant { return grant }
         guard
-            let family = derivedFamilies?.family(
+            let family = derived?.family(
                 of: opened, provider: provider.name, startTime: UInt64(max(0, unixClock())))
         else {
             metrics.sealingFailed(.open, reason: "crypto_unavailable")
@@ -61,7 +107,7 @@ extension GrantEndpoints {
     /// Whether `provider` has reuse detection on (`TOKENSWAP_<NAME>_REUSE_DETECTION`):
     /// only then is a family's generation read and written.
     func detectsReuse(at provider: Provider) -> Bool {
-        families.policy(for: provider.name).reuseDetection
+        settings.policy(for: provider.name).reuseDetection
     }
 
     // MARK: Refusing ended grants (before the replay claim)
@@ -78,7 +124,7 @@ extension GrantEndpoints {
         _ family: SealedGrant, sealedWithoutFamily sealed: String?, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        if families.policy(for: provider.name).secondsLeft(
+        if settings.policy(for: provider.name).secondsLeft(
             startTime: family.startTime, now: unixClock()) == 0
         {
             return failed(.grantEnded(.expired))
@@ -95,11 +141,11 @@ extension GrantEndpoints {
                     switch result {
                     case .success(false): next()
                     case .success(true): failed(.grantEnded(.revoked))
-                    case .failure(let error): failed(Self.stateFailure(error))
+                    case .failure(let error): failed(GrantError(error))
                     }
                 }
             case .success(true): failed(.grantEnded(.revoked))
-            case .failure(let error): failed(Self.stateFailure(error))
+            case .failure(let error): failed(GrantError(error))
             }
         }
     }
@@ -118,11 +164,39 @@ extension GrantEndpoints {
         StateKey(.revokedFamily, scope: provider.name, value: "token:" + sealed)
     }
 
-    /// A state store failure as the request's answer: only a store that must not be
-    /// bypassed reports one (`TOKENSWAP_STATE_FAILURE=closed`, CONTRACT §12): 503 with
-    /// `Retry-After`.
-    static func stateFailure(_ error: StateStoreError) -> GrantError {
-        GrantError(error)
+    // MARK: Revocation at the broker
+
+    /// Records the family of `opened` (`family(of:)`: for a token sealed before families
+    /// existed, the one derived from it, so every token refreshed from it ends too) as
+    /// revoked for `TOKENSWAP_REVOCATION_RETENTION_DAYS` (CONTRACT §14), before the
+    /// provider is asked: a provider that fails leaves the
+    /// client retrying a revocation the broker already holds. A value that did not open
+    /// (or opened only by a legacy format, which may be unauthenticated and so forged at
+    /// will: recording those would let anyone fill the store) looks up its own key
+    /// instead, so a store that is down refuses both alike (no oracle) and nothing is
+    /// recorded for a value that names no grant of ours.
+    func revoke(_ opened: OpenedToken?, sealed: String, provider: Provider)
+        async throws(GrantError)
+    {
+        let key =
+            if let opened {
+                revocationKey(try family(of: opened, provider: provider), provider: provider)
+            } else {
+                revocationKey(tokenWithoutFamily: sealed, provider: provider)
+            }
+        guard let key else { throw .temporarilyUnavailable(reason: "digest unavailable") }
+        let retention = settings.retention
+        let result = await withCheckedContinuation { continuation in
+            let resume: @Sendable (Result<Bool, StateStoreError>) -> Void = {
+                continuation.resume(returning: $0)
+            }
+            if opened != nil {
+                state.insertIfAbsent(key, keepFor: retention, completion: resume)
+            } else {
+                state.contains(key, completion: resume)
+            }
+        }
+        if case .failure(let error) = result { throw GrantError(error) }
     }
 
     // MARK: Reuse detection (after the replay window)
@@ -140,11 +214,11 @@ extension GrantEndpoints {
         guard let key = generationKey(grant, provider: provider) else {
             return failed(.temporarilyUnavailable(reason: "digest unavailable"))
         }
-        state.raiseGeneration(key, to: grant.generation, keepFor: families.retention) {
+        state.raiseGeneration(key, to: grant.generation, keepFor: settings.retention) {
             [self] result in
             switch result {
             case .failure(let error):
-                failed(Self.stateFailure(error))
+                failed(GrantError(error))
             case .success(let newest) where newest > grant.generation:
                 reuseDetected(grant, raw: raw, provider: provider) {
                     failed(.grantEnded(.revoked))
@@ -166,7 +240,7 @@ extension GrantEndpoints {
         else { return done() }
         // A failure leaves the older newest: reuse of this generation's parent is then
         // noticed one refresh later. The store reports its own failures.
-        state.raiseGeneration(key, to: grant.generation, keepFor: families.retention) { _ in
+        state.raiseGeneration(key, to: grant.generation, keepFor: settings.retention) { _ in
             done()
         }
     }
@@ -192,7 +266,7 @@ extension GrantEndpoints {
             ])
         revokeUpstream(raw, provider: provider)
         guard let key = revocationKey(grant, provider: provider) else { return done() }
-        state.insertIfAbsent(key, keepFor: families.retention) { _ in done() }
+        state.insertIfAbsent(key, keepFor: settings.retention) { _ in done() }
     }
 
     /// Asks the provider to revoke the raw refresh token, where its style can, without
@@ -237,7 +311,7 @@ extension GrantEndpoints {
             ProviderTokenResponse.normalisedExpiresIn(members[$0].value)
         }
         let ours = grant.flatMap {
-            families.policy(for: provider.name).secondsLeft(
+            settings.policy(for: provider.name).secondsLeft(
                 startTime: $0.startTime, now: unixClock())
         }
         let seconds: Int
