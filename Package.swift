@@ -14,10 +14,12 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "TokenSwapClient", targets: ["TokenSwapClient"]),
         // For FuzzTesting/ (a separate package that sees products only): the service's
-        // parsers, the key ring and the store's reply parser. No app links these.
+        // public parsers, the key ring, the store's reply parser, and the fuzz entry points
+        // into the rest of the product. No app links these.
         .library(name: "TokenSwap", targets: ["TokenSwap"]),
         .library(name: "Sealing", targets: ["Sealing"]),
         .library(name: "RESPClient", targets: ["RESPClient"]),
+        .library(name: "TokenSwapFuzzing", targets: ["TokenSwapFuzzing"]),
         .executable(name: "tokenswap-device-login", targets: ["tokenswap-device-login"]),
     ],
     dependencies: [
@@ -78,6 +80,11 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
+
+        // The entry points of the libFuzzer targets (FuzzTesting/) into what is not public
+        // in TokenSwap: its `package` declarations, reached from outside the product so that
+        // nothing is public for fuzzing's sake. No target here depends on it.
+        .target(name: "TokenSwapFuzzing", dependencies: ["TokenSwap", "Sealing", "Transport"]),
 
         // The embedded FAKE provider of `serve --sandbox`: outside the product library, so
         // production code cannot reach it; the executable wires it in.

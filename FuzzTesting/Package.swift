@@ -20,12 +20,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzJSON",
-            dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
+            dependencies: [
+                .product(name: "TokenSwap", package: rootIdentity),
+                .product(name: "TokenSwapFuzzing", package: rootIdentity),
+            ]
         ),
         .executableTarget(
             name: "FuzzForm",
             dependencies: [
                 .product(name: "TokenSwap", package: rootIdentity),
+                .product(name: "TokenSwapFuzzing", package: rootIdentity),
                 .product(name: "HTTPCore", package: rootIdentity),
             ]
         ),
@@ -35,11 +39,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzLegacy",
-            dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
+            dependencies: [.product(name: "TokenSwapFuzzing", package: rootIdentity)]
         ),
         .executableTarget(
             name: "FuzzDeviceCode",
-            dependencies: [.product(name: "TokenSwap", package: rootIdentity)]
+            dependencies: [.product(name: "TokenSwapFuzzing", package: rootIdentity)]
         ),
         .executableTarget(
             name: "FuzzRESP",
@@ -48,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzDPoP",
             dependencies: [
-                .product(name: "TokenSwap", package: rootIdentity),
+                .product(name: "TokenSwapFuzzing", package: rootIdentity),
                 .product(name: "Sealing", package: rootIdentity),
             ]
         ),

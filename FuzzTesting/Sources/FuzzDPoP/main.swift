@@ -1,5 +1,5 @@
 import Sealing
-import TokenSwap
+import TokenSwapFuzzing
 
 // libFuzzer entry point over DPoP proofs (RFC 9449 §4.3, CONTRACT §13): the compact-JWS
 // reader, the header and claim rules, the nonce and the ES256 check, exactly as the

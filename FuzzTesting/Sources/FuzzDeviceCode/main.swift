@@ -1,4 +1,4 @@
-import TokenSwap
+import TokenSwapFuzzing
 
 // libFuzzer entry point over the device-code envelope (CONTRACT §7) and what a device poll
 // does with its numbers. The envelope's bytes are normally sealed, but a provider with a

@@ -1,5 +1,6 @@
 import HTTPCore
 import TokenSwap
+import TokenSwapFuzzing
 
 // libFuzzer entry point over the form decoder (every swap, refresh, device and lifecycle
 // request body) and `TokenRequestFields` decoding of form and JSON bodies. Checks, besides
@@ -99,7 +100,9 @@ private func expectedFields(_ pairs: Pairs, reading names: Set<String>) -> Token
 
 /// The same for a JSON body: an object whose read members are strings or null.
 private func expectedFields(json body: [UInt8], reading names: Set<String>) -> TokenRequestFields? {
-    guard case .object(let members)? = try? JSONParser.parse(body) else { return nil }
+    guard case .object(let members)? = try? FuzzEntryPoints.parseJSON(body).get() else {
+        return nil
+    }
     var values: [String: String] = [:]
     for member in members where names.contains(member.name) {
         switch member.value {

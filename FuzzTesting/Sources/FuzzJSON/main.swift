@@ -1,4 +1,5 @@
 import TokenSwap
+import TokenSwapFuzzing
 
 // libFuzzer entry point over TokenSwap's JSON parser (it reads every provider answer and
 // every JSON request body). Besides "never crash", a value that parses must survive the
@@ -9,25 +10,19 @@ import TokenSwap
 /// The value, or nil for any refusal: only success has to agree between the two parses;
 /// offsets in errors legitimately move with the padding.
 private func parsed(_ bytes: [UInt8]) -> JSONValue? {
-    try? JSONParser.parse(bytes)
+    try? FuzzEntryPoints.parseJSON(bytes).get()
 }
 
 /// Every error is a refusal the caller turns into a 4xx or 502; an offset must point into
 /// the input (or just past it), never elsewhere.
-private func checkError(_ error: JSONParseError, count: Int) {
-    let offset: Int? =
-        switch error {
-        case .unexpectedEnd, .tooDeep: nil
-        case .unexpectedByte(let offset), .invalidNumber(let offset), .invalidString(let offset),
-            .duplicateMember(let offset), .trailingContent(let offset):
-            offset
-        }
-    if let offset, !(0...count).contains(offset) {
+private func checkError(_ error: FuzzEntryPoints.JSONRefusal, count: Int) {
+    if let offset = error.offset, !(0...count).contains(offset) {
         fatalError("JSON error offset outside the input")
     }
 }
 
-/// How deep the value nests: the parser refuses more than `JSONParser.maxDepth`.
+/// How deep the value nests: the parser refuses more than `JSONParser.maxDepth`
+/// (`FuzzEntryPoints.jsonMaxDepth`).
 private func depth(_ value: JSONValue) -> Int {
     switch value {
     case .array(let elements): 1 + (elements.map(depth).max() ?? 0)
@@ -40,16 +35,18 @@ private func depth(_ value: JSONValue) -> Int {
 public func fuzzJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     let value: JSONValue
-    do {
-        value = try JSONParser.parse(bytes)
-    } catch {
+    switch FuzzEntryPoints.parseJSON(bytes) {
+    case .success(let result):
+        value = result
+    case .failure(let error):
         checkError(error, count: count)
         if parsed([0x20, 0x0A] + bytes + [0x09, 0x0D]) != nil {
             fatalError("JSON: whitespace around a refused text made it parse")
         }
         return 0
     }
-    precondition(depth(value) <= JSONParser.maxDepth, "JSON: nesting beyond the limit parsed")
+    precondition(
+        depth(value) <= FuzzEntryPoints.jsonMaxDepth, "JSON: nesting beyond the limit parsed")
 
     let text = value.serialized
     guard let again = parsed(text) else {

@@ -1,4 +1,4 @@
-import TokenSwap
+import TokenSwapFuzzing
 
 // libFuzzer entry point over the legacy decoders (CONTRACT §9): every input is presented,
 // as text, to every `LegacyFormat` under a fixed secret, as the service does with a
@@ -16,9 +16,7 @@ import TokenSwap
 
 let fuzzLegacySecret = "tokenswap-fuzzing-legacy-secret"
 
-private let probes = LegacyFormat.allCases.map {
-    FuzzEntryPoints.LegacyProbe(format: $0, secret: fuzzLegacySecret)
-}
+private let probes = FuzzEntryPoints.LegacyProbe.everyFormat(secret: fuzzLegacySecret)
 
 private func isBase64Character(_ byte: UInt8) -> Bool {
     switch byte {
@@ -64,7 +62,7 @@ private func checkOpen(_ token: String) {
         let decrypted = probe.decrypt(token)
         // What does not decrypt cannot open under any shape: one preset shows it, and the
         // input costs a sixth of the decryptions.
-        for preset in decrypted == nil ? [.generic] : ProviderPreset.allCases {
+        for preset in decrypted == nil ? [.generic] : FuzzEntryPoints.Preset.all {
             guard let plaintext = probe.open(token, preset: preset) else { continue }
             if plaintext != decrypted {
                 fatalError("legacy: what opened is not what the format decrypts")
@@ -72,7 +70,7 @@ private func checkOpen(_ token: String) {
             guard (1...4096).contains(plaintext.count),
                 plaintext.allSatisfy({ (0x20...0x7E).contains($0) })
             else { fatalError("legacy: a plaintext outside the refresh-token grammar opened") }
-            if preset == .spotify || preset == .linkedin,
+            if preset.name == "spotify" || preset.name == "linkedin",
                 plaintext.contains(where: { $0 == 0x20 || $0 == UInt8(ascii: "\"") })
             {
                 fatalError("legacy: a Spotify/LinkedIn plaintext with a blank or quote opened")

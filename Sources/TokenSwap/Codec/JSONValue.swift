@@ -149,8 +149,8 @@ extension JSONValue {
 /// It runs on every upstream answer, so it scans the caller's bytes in place and makes
 /// each string in one step from its byte range (validated once; ASCII needs no check),
 /// with a scratch buffer only for strings that contain escapes.
-public struct JSONParser {
-    public static let maxDepth = 32
+package struct JSONParser {
+    package static let maxDepth = 32
     /// Up to this many members, duplicates are found by comparing with the earlier
     /// names; beyond it a set of names keeps a hostile object from costing O(n²).
     static let linearDuplicateCheckLimit = 16
@@ -158,7 +158,7 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer)
             do throws(JSONParseError) {
@@ -457,7 +457,7 @@ public struct JSONParser {
 
 /// Why bytes are not a JSON text this service accepts. Carries positions, never content:
 /// the bytes may be tokens.
-public enum JSONParseError: Error, Sendable, Equatable {
+package enum JSONParseError: Error, Sendable, Equatable {
     case unexpectedEnd
     case unexpectedByte(offset: Int)
     case invalidNumber(offset: Int)

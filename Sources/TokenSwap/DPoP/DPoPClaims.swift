@@ -10,12 +10,12 @@ import Sealing
 /// of ASCII strings and numbers) is read straight from its bytes (`readFlat`), without a
 /// `JSONValue` tree and without an allocation; anything else is read by `JSONParser` as
 /// before (`decode`), so the strictness of both is the parser's.
-struct DPoPClaims: Sendable, Equatable {
-    var jti: Range<Int>?
-    var htm: Range<Int>?
-    var htu: Range<Int>?
-    var iat: Range<Int>?
-    var nonce: Range<Int>?
+package struct DPoPClaims: Sendable, Equatable {
+    package var jti: Range<Int>?
+    package var htm: Range<Int>?
+    package var htu: Range<Int>?
+    package var iat: Range<Int>?
+    package var nonce: Range<Int>?
 
     /// The most members `readFlat` reads, so its check for repeated names stays a few
     /// short comparisons; a larger object goes to the parser.
@@ -54,7 +54,7 @@ struct DPoPClaims: Sendable, Equatable {
 
     /// The members this type reads from an object `JSONParser` read, their bytes appended
     /// to `storage` (names are unique: the parser refuses repeats).
-    init(members: [JSONValue.Member], storage: inout [UInt8]) {
+    package init(members: [JSONValue.Member], storage: inout [UInt8]) {
         func append(_ text: String) -> Range<Int> {
             let start = storage.count
             storage.append(contentsOf: text.utf8)
@@ -90,7 +90,7 @@ struct DPoPClaims: Sendable, Equatable {
     /// valid JSON or not: for those `JSONParser` decides. So whatever this reads, the
     /// parser reads too, to the same members (an escape-free ASCII name equals another
     /// exactly when their bytes do).
-    static func readFlat(_ text: UnsafeBufferPointer<UInt8>) -> DPoPClaims? {
+    package static func readFlat(_ text: UnsafeBufferPointer<UInt8>) -> DPoPClaims? {
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maxFlatMemberCount) {
             names in
             var reader = FlatReader(text: text)

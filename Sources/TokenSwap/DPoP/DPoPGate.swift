@@ -227,7 +227,7 @@ struct DPoPRefusal: Error, Sendable {
 
 /// The `outcome` label of `tokenswap_dpop_proofs_total{provider,outcome}` (CONTRACT §13):
 /// one per request that could carry a proof at a provider whose setting is not `off`.
-enum DPoPOutcome: String, Sendable, CaseIterable {
+package enum DPoPOutcome: String, Sendable, CaseIterable {
     /// The proof is valid (and, for a bound token, by the bound key).
     case valid
     /// The proof breaks a rule of RFC 9449 §4.3.

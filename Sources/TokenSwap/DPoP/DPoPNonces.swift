@@ -10,7 +10,7 @@ import Synchronization
 /// issue for at least 5 and at most 10 minutes. It is issued with the active key and
 /// accepted with any key of the ring, so a ring rotated on one copy before another needs
 /// no coordination.
-struct DPoPNonces: Sendable {
+package struct DPoPNonces: Sendable {
     static let stepSeconds: Int64 = 300
     /// What the HKDF `info` names: no other derived key equals this one.
     static let derivationInfo = "tokenswap DPoP nonce v1"
@@ -24,7 +24,7 @@ struct DPoPNonces: Sendable {
     private let cache = Cache()
 
     /// Nil if OpenSSL fails to derive.
-    init?(keyRing: KeyRing) {
+    package init?(keyRing: KeyRing) {
         guard let keys = keyRing.derivedKeys(info: Self.derivationInfo), !keys.isEmpty else {
             return nil
         }
@@ -32,7 +32,7 @@ struct DPoPNonces: Sendable {
     }
 
     /// The nonce to send at `now` (Unix seconds) in `DPoP-Nonce`; nil if OpenSSL fails.
-    func current(now: Int64) -> String? {
+    package func current(now: Int64) -> String? {
         nonces(at: Self.step(now))?.current
     }
 

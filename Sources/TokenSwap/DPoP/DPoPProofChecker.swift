@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// The cheap rules run first and the signature check last but for the store, so a
 /// request that fails on its structure, claims or nonce costs no P-256 verification.
-struct DPoPProofChecker: Sendable {
+package struct DPoPProofChecker: Sendable {
     /// How far `iat` may lie in the future (clock skew between client and service).
     static let maxFutureSeconds: Int64 = 10
     static let jtiCharacterCounts = 16...256
@@ -33,7 +33,7 @@ struct DPoPProofChecker: Sendable {
     /// How many headers' keys are kept now.
     var keptHeaderCount: Int { keys.count }
 
-    init(maxAgeSeconds: Int, nonces: DPoPNonces?) {
+    package init(maxAgeSeconds: Int, nonces: DPoPNonces?) {
         self.maxAgeSeconds = Int64(max(0, maxAgeSeconds))
         self.nonces = nonces
     }
@@ -56,7 +56,7 @@ struct DPoPProofChecker: Sendable {
     }
 
     /// `check` of field values given as text.
-    func check(
+    package func check(
         fields: [String], method: String, target: DPoPTargetURI, provider: String, now: Int64
     ) -> Result<DPoPProof, DPoPProofFailure> {
         check(
@@ -294,7 +294,7 @@ extension Int64 {
 ///
 /// Handed from the checker through the store's callback to the grant, so it is one
 /// reference (the header's key, as the checker keeps it) and plain data.
-struct DPoPProof: Sendable, Equatable, CustomStringConvertible {
+package struct DPoPProof: Sendable, Equatable, CustomStringConvertible {
     let header: DPoPProofChecker.HeaderKey
     /// `DPoPProofChecker.proofIDKey` of the `jti` at the provider it was checked for; nil
     /// only when OpenSSL could not digest (the gate answers as for a failed store).
@@ -304,11 +304,11 @@ struct DPoPProof: Sendable, Equatable, CustomStringConvertible {
 
     var key: P256PublicKey { header.key }
     /// The key's RFC 7638 SHA-256 thumbprint, 32 bytes: what a bound token carries.
-    var thumbprint: [UInt8] { header.thumbprint }
+    package var thumbprint: [UInt8] { header.thumbprint }
 
-    var description: String { "DPoPProof(<redacted>)" }
+    package var description: String { "DPoPProof(<redacted>)" }
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         // The thumbprint follows from the key.
         lhs.key == rhs.key && lhs.proofID == rhs.proofID && lhs.issuedAt == rhs.issuedAt
     }

@@ -1,6 +1,6 @@
 /// Why a `DPoP` header did not prove possession (RFC 9449 §4.3, CONTRACT §13). The reason
 /// texts name the rule that failed and never quote the proof, its key or its claims.
-enum DPoPProofFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DPoPProofFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request carried no `DPoP` field.
     case missing
     /// Any rule of §4.3 but the nonce and the replay check: `400 invalid_dpop_proof`.
@@ -13,7 +13,7 @@ enum DPoPProofFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case replayed
 
     /// The `outcome` label of `tokenswap_dpop_proofs_total`.
-    var outcome: DPoPOutcome {
+    package var outcome: DPoPOutcome {
         switch self {
         case .missing: .missing
         case .invalid: .invalid
@@ -22,7 +22,7 @@ enum DPoPProofFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .missing: "no DPoP proof"
         case .invalid(let reason): "invalid DPoP proof: \(reason)"

@@ -5,7 +5,7 @@ import Sealing
 /// host, upper-case percent-encodings, unreserved characters decoded, dot segments
 /// removed) and §6.2.3 (default port dropped, empty path as `/`), so two spellings of
 /// the same URI compare equal and nothing else does.
-struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
+package struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     /// `http` or `https`, lower case.
     var scheme: String { parts.scheme }
     /// The host in lower case, with the port when it is not the scheme's default.
@@ -34,13 +34,13 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Equal parts; the spelling follows from them.
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.parts === rhs.parts
             || (lhs.scheme == rhs.scheme && lhs.authority == rhs.authority
                 && lhs.path == rhs.path)
     }
 
-    var description: String { String(decoding: spelling, as: UTF8.self) }
+    package var description: String { String(decoding: spelling, as: UTF8.self) }
 
     /// Whether `text` is exactly `description`, compared without building it: a client
     /// that sends the normal form (most do) matches as text.
@@ -55,7 +55,7 @@ struct DPoPTargetURI: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a proof's `htu`: nil unless it is an absolute http(s) URI with a host and
     /// no user information. A query or fragment is dropped (RFC 9449 §4.3 point 9).
-    init?(_ text: String) {
+    package init?(_ text: String) {
         // Read as bytes: every delimiter is ASCII, and a non-ASCII byte fails the
         // authority's and the path's checks below.
         let utf8 = text.utf8

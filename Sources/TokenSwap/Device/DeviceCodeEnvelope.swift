@@ -9,17 +9,17 @@
 /// and the polling interval the provider asked for. Sealed with `SealedKind.deviceCode`,
 /// so it never opens as a refresh token. Holds a live device code: no textual form shows
 /// it.
-struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
-    let deviceCode: String
-    let expiresAt: Int
-    let intervalSeconds: Int
+package struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
+    package let deviceCode: String
+    package let expiresAt: Int
+    package let intervalSeconds: Int
 
-    var description: String {
+    package var description: String {
         "DeviceCodeEnvelope(expiresAt: \(expiresAt), interval: \(intervalSeconds), code: <redacted>)"
     }
 
     /// The plaintext: a JSON object, so fields can be added without a format version.
-    var plaintext: String {
+    package var plaintext: String {
         String(
             decoding: JSONValue.object([
                 .init("d", .string(deviceCode)), .init("e", .number(String(expiresAt))),
@@ -40,7 +40,7 @@ struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
     /// outside what this service writes are refused here rather than trusted: they reach
     /// clock arithmetic, and an envelope is only as trustworthy as every way it can open
     /// (CONTRACT §15).
-    init?(plaintext: [UInt8]) {
+    package init?(plaintext: [UInt8]) {
         guard let parsed = try? JSONParser.parse(plaintext),
             case .string(let code)? = parsed["d"], !code.isEmpty,
             case .number(let expiry)? = parsed["e"], let expiresAt = Int(expiry),
@@ -51,7 +51,7 @@ struct DeviceCodeEnvelope: Sendable, Equatable, CustomStringConvertible {
         self.init(deviceCode: code, expiresAt: expiresAt, intervalSeconds: intervalSeconds)
     }
 
-    init(deviceCode: String, expiresAt: Int, intervalSeconds: Int) {
+    package init(deviceCode: String, expiresAt: Int, intervalSeconds: Int) {
         self.deviceCode = deviceCode
         self.expiresAt = expiresAt
         self.intervalSeconds = intervalSeconds

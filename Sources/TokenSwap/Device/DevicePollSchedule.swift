@@ -36,7 +36,7 @@ package final class DevicePollSchedule: Sendable {
 
     /// `interval` raised by one step, saturating at `longestIntervalSeconds` (and at least
     /// one step above the shortest interval, whatever `interval` was).
-    static func raised(_ interval: Int) -> Int {
+    package static func raised(_ interval: Int) -> Int {
         let clamped = min(max(interval, 1), longestIntervalSeconds)
         return min(clamped + slowDownStepSeconds, longestIntervalSeconds)
     }
@@ -47,7 +47,7 @@ package final class DevicePollSchedule: Sendable {
 
     private let entries: Mutex<ExpiringGrantStore<Entry>>
 
-    init(capacity: Int = 100_000) {
+    package init(capacity: Int = 100_000) {
         entries = Mutex(ExpiringGrantStore(capacity: capacity))
     }
 
@@ -58,7 +58,7 @@ package final class DevicePollSchedule: Sendable {
     /// code still lives (the entry is dropped after). Both come from a sealed code and
     /// are clamped here as well: an interval to `1...longestIntervalSeconds`, a lifetime
     /// to `longestLifetime`.
-    func poll(
+    package func poll(
         _ key: String, initialInterval: Int, lifetime: Duration,
         now: Deadline = .now
     ) -> Decision {
@@ -84,7 +84,7 @@ package final class DevicePollSchedule: Sendable {
     }
 
     /// The provider said `slow_down`: raise the interval as a local one would.
-    func providerAskedToSlowDown(_ key: String) -> Int? {
+    package func providerAskedToSlowDown(_ key: String) -> Int? {
         entries.withLock { store in
             var raised: Int?
             store.update(key) {

@@ -21,7 +21,7 @@ package struct LegacyDecoder: Sendable, Hashable, CustomStringConvertible,
 
     /// The provider refresh token inside `token`, if `token` is this format under this
     /// secret (after the transport repairs) and its plaintext has the provider's shape.
-    func open(_ token: String, shape: RefreshTokenShape) -> [UInt8]? {
+    package func open(_ token: String, shape: RefreshTokenShape) -> [UInt8]? {
         guard
             let plaintext = format.decrypt(
                 LegacyTokenText.repaired(token), keyMaterial: keyMaterial),

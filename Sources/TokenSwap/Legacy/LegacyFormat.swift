@@ -3,7 +3,7 @@ import Sealing
 /// A refresh-token format of another swap service that tokenswap can open during a
 /// migration (CONTRACT §9). Each case's derivation and layout is below (`keyMaterial`,
 /// `decrypt`).
-public enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
+package enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
     /// Spotify's `spotify_token_swap.rb` and bih: the `encrypted_strings` gem's default.
     case rubyEncryptedStrings = "ruby-encrypted-strings"
     /// Node `crypto.createCipher('aes-256-ctr', secret)`, hex.
@@ -17,7 +17,7 @@ public enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
 
     /// Whether a wrong key or a damaged token is detected by the cipher itself. For the
     /// others, a wrong key yields garbage that only the token-shape check stops.
-    public var isAuthenticated: Bool { self == .spotifyAPIServerGCM }
+    package var isAuthenticated: Bool { self == .spotifyAPIServerGCM }
 }
 
 extension LegacyFormat {
@@ -26,7 +26,7 @@ extension LegacyFormat {
     /// does not open natively): key ‖ IV for the unsalted password formats, the key for
     /// GCM, the secret itself for CryptoJS (its salt is in each token). Empty if OpenSSL
     /// fails, and then nothing opens.
-    func keyMaterial(secret: [UInt8]) -> [UInt8] {
+    package func keyMaterial(secret: [UInt8]) -> [UInt8] {
         switch self {
         case .rubyEncryptedStrings, .nodeCreateCipherCTR, .nodeCreateCipherCBC:
             guard let cipher = passwordCipher else { return [] }
@@ -42,7 +42,7 @@ extension LegacyFormat {
 
     /// The plaintext of `token` (already repaired) under `keyMaterial`, exactly as the old
     /// service encrypted it (CONTRACT §9), or nil.
-    func decrypt(_ token: String, keyMaterial: [UInt8]) -> [UInt8]? {
+    package func decrypt(_ token: String, keyMaterial: [UInt8]) -> [UInt8]? {
         switch self {
         case .rubyEncryptedStrings, .nodeCreateCipherCTR, .nodeCreateCipherCBC:
             // encrypted_strings' SymmetricCipher: DES-EDE3-CBC, `pkcs5_keyivgen(password)`

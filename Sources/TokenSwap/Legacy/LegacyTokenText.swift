@@ -2,13 +2,13 @@ import Sealing
 
 /// A legacy token as the client sent it, repaired from the known transport damage
 /// (CONTRACT §9) and decoded as base64 or hex.
-enum LegacyTokenText {
+package enum LegacyTokenText {
     /// Undoes what clients do to these tokens on the way: Ruby's `pack('m')` newlines
     /// dropped, or sent as the two characters `\n` (a JSON string escaped once too
     /// often); `+` read as a space (form decoding of an unescaped base64 value, the
     /// WHATWG URL rules). Base64 and hex have no space, backslash or newline, so each
     /// repair is safe for every format.
-    static func repaired(_ token: String) -> String {
+    package static func repaired(_ token: String) -> String {
         let bytes = Array(token.utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count)
@@ -33,7 +33,7 @@ enum LegacyTokenText {
     }
 
     /// Standard or URL-safe base64, padded or not; nil if it is neither.
-    static func base64(_ text: String) -> [UInt8]? {
+    package static func base64(_ text: String) -> [UInt8]? {
         var standard = String(
             text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }.filter { $0 != "=" })
         guard !standard.isEmpty, standard.count % 4 != 1 else { return nil }
@@ -42,7 +42,7 @@ enum LegacyTokenText {
     }
 
     /// Hex digits, either case, an even number of them; nil otherwise.
-    static func hex(_ text: String) -> [UInt8]? {
+    package static func hex(_ text: String) -> [UInt8]? {
         guard !text.isEmpty else { return nil }
         return Hex.decode(text)
     }

@@ -1,11 +1,11 @@
 /// What a provider's refresh tokens look like. A legacy format without authentication
 /// decrypts a wrong or damaged token into garbage rather than failing, so its plaintext
 /// must have this shape before the provider is called with it (CONTRACT §9).
-struct RefreshTokenShape: Sendable {
+package struct RefreshTokenShape: Sendable {
     let lengths: ClosedRange<Int>
     let allows: @Sendable (UInt8) -> Bool
 
-    init(_ preset: ProviderPreset) {
+    package init(_ preset: ProviderPreset) {
         switch preset {
         case .spotify, .linkedin:
             // Both issue opaque tokens in the base64url alphabet ("AQ…", 100-400 long);

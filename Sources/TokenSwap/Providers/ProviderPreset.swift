@@ -1,7 +1,7 @@
 /// Known providers whose endpoints, client authentication and dialect are filled in;
 /// `generic` fills in nothing. Every URL a preset fills can be overridden by its
 /// variable (CONTRACT §8).
-public enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
+package enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
     case spotify
     case linkedin
     case google
@@ -12,7 +12,7 @@ public enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
     /// The RWTH `oauth2waitress` service of the L2P clients (CONTRACT §7).
     static let l2pBase = "https://oauth.campus.rwth-aachen.de/oauth2waitress/oauth2.svc"
 
-    public var tokenURL: String? {
+    package var tokenURL: String? {
         switch self {
         case .spotify: "https://accounts.spotify.com/api/token"
         case .linkedin: "https://www.linkedin.com/oauth/v2/accessToken"
@@ -24,7 +24,7 @@ public enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The device authorization endpoint (RFC 8628 §3.1), where the provider has one.
-    public var deviceAuthorizationURL: String? {
+    package var deviceAuthorizationURL: String? {
         switch self {
         case .google: "https://oauth2.googleapis.com/device/code"
         case .github: "https://github.com/login/device/code"
@@ -34,7 +34,7 @@ public enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Client authentication on the token endpoint (swap, refresh, device poll).
-    public var authMethod: ClientAuthMethod? {
+    package var authMethod: ClientAuthMethod? {
         switch self {
         case .spotify: .clientSecretBasic
         // Google and GitHub document the secret in the body; L2P clients hold none.
@@ -46,19 +46,19 @@ public enum ProviderPreset: String, Sendable, Hashable, CaseIterable {
 
     /// Client authentication on the device authorization request: Google wants the
     /// secret on the poll but not here, GitHub and L2P never take one.
-    public var deviceClientAuth: ClientAuthMethod? {
+    package var deviceClientAuth: ClientAuthMethod? {
         switch self {
         case .google, .github, .l2p: ClientAuthMethod.none
         case .spotify, .linkedin, .generic: nil
         }
     }
 
-    public var dialect: ProviderDialect {
+    package var dialect: ProviderDialect {
         self == .l2p ? .l2p : .rfc8628
     }
 
     /// The preset a provider gets when none is configured: the one of the same name, if any.
-    public static func implied(byName name: String) -> ProviderPreset {
+    package static func implied(byName name: String) -> ProviderPreset {
         ProviderPreset(rawValue: name) ?? .generic
     }
 }

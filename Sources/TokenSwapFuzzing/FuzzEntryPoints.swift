@@ -1,21 +1,63 @@
 import Sealing
+import TokenSwap
 import Transport
 
-/// The internals that the libFuzzer targets in `FuzzTesting/` (a separate package that
-/// sees only this package's products) need to reach, and nothing else: it exists for
-/// FuzzTesting only, and no part of the service calls it. The JSON parser, the form
-/// decoder, `TokenRequestFields` and the key ring are public already and are fuzzed
-/// through their own API; what is here is internal to `TokenSwap`: the legacy decoders
-/// (CONTRACT §9), the device-code envelope with the arithmetic a device poll does with
-/// its numbers (CONTRACT §7), and the DPoP proof checker with its URI normalisation
-/// (CONTRACT §13).
+/// What the libFuzzer targets in `FuzzTesting/` (a separate package that sees only this
+/// package's products) need of `TokenSwap` beyond its public API, and nothing else: this
+/// target exists for FuzzTesting only, no other target here depends on it, and no part of
+/// the service calls it. It reaches `TokenSwap`'s `package` declarations, so nothing of
+/// the product is public for fuzzing's sake. The form decoder, `TokenRequestFields`,
+/// `JSONValue` and the key ring are public for the service's own targets and are fuzzed
+/// through that API; what is here is not public: the JSON parser's entry (CONTRACT §2),
+/// the legacy decoders (CONTRACT §9), the device-code envelope with the arithmetic a
+/// device poll does with its numbers (CONTRACT §7), and the DPoP proof checker with its
+/// URI normalisation (CONTRACT §13).
 ///
 /// Each entry point runs the service's own code, not a copy of it, except
 /// `pollDevice(envelope:now:)`, which repeats the steps of `GrantEndpoints.pollDevice`
 /// between opening the code and calling the provider (that function needs a provider
 /// and a key ring); it must follow that function when it changes.
 public enum FuzzEntryPoints {
+    // MARK: JSON (CONTRACT §2)
+
+    /// `JSONParser.maxDepth`: the deepest nesting that parses.
+    public static let jsonMaxDepth = JSONParser.maxDepth
+
+    /// Why `JSONParser` refused a text: the offset its error names, nil for the errors
+    /// that name none (an early end, too deep a nesting).
+    public struct JSONRefusal: Error, Sendable, Equatable {
+        public let offset: Int?
+    }
+
+    /// `JSONParser.parse`.
+    public static func parseJSON(_ bytes: [UInt8]) -> Result<JSONValue, JSONRefusal> {
+        do {
+            return .success(try JSONParser.parse(bytes))
+        } catch {
+            switch error {
+            case .unexpectedEnd, .tooDeep:
+                return .failure(JSONRefusal(offset: nil))
+            case .unexpectedByte(let offset), .invalidNumber(let offset),
+                .invalidString(let offset), .duplicateMember(let offset),
+                .trailingContent(let offset):
+                return .failure(JSONRefusal(offset: offset))
+            }
+        }
+    }
+
     // MARK: Legacy tokens (CONTRACT §9)
+
+    /// A provider preset (`ProviderPreset`), for the refresh-token shape it gives what a
+    /// legacy decoder opens.
+    public struct Preset: Sendable, Equatable {
+        let preset: ProviderPreset
+
+        /// Its name in `TOKENSWAP_<NAME>_PRESET`.
+        public var name: String { preset.rawValue }
+
+        public static let all = ProviderPreset.allCases.map(Preset.init)
+        public static let generic = Preset(preset: .generic)
+    }
 
     /// One legacy decoder under a fixed secret, as `TOKENSWAP_<NAME>_LEGACY` configures it.
     public struct LegacyProbe: Sendable {
@@ -23,7 +65,12 @@ public enum FuzzEntryPoints {
         /// Derived once, as `LegacyDecoder` does (Ruby's format costs 2048 MD5 rounds).
         let keyMaterial: [UInt8]
 
-        public init(format: LegacyFormat, secret: String) {
+        /// One probe for each `LegacyFormat`, all under `secret`.
+        public static func everyFormat(secret: String) -> [LegacyProbe] {
+            LegacyFormat.allCases.map { LegacyProbe(format: $0, secret: secret) }
+        }
+
+        init(format: LegacyFormat, secret: String) {
             decoder = LegacyDecoder(format: format, secret: Secret(secret))
             keyMaterial = format.keyMaterial(secret: Array(secret.utf8))
         }
@@ -31,8 +78,8 @@ public enum FuzzEntryPoints {
         /// What the service does with a token that did not open natively: the transport
         /// repairs, the format's decryption, and the shape check of `preset`'s refresh
         /// tokens. Non-nil only for a plaintext that may go upstream.
-        public func open(_ token: String, preset: ProviderPreset) -> [UInt8]? {
-            decoder.open(token, shape: RefreshTokenShape(preset))
+        public func open(_ token: String, preset: Preset) -> [UInt8]? {
+            decoder.open(token, shape: RefreshTokenShape(preset.preset))
         }
 
         /// The repairs and the decryption alone, without the shape check: what an
