@@ -169,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "RESPClient", "Sealing",
+                "Transport", "TLS", "ClientStream", "HTTPCore", "HTTPServer", "HTTPClient",
+                "RESPClient", "Sealing",
                 "TokenSwap",
                 "TokenSwapSandbox", "TokenSwapFixtures", "TokenSwapClient", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
