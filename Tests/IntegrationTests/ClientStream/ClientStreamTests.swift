@@ -141,46 +141,48 @@ import Transport
         stream.loop.execute { stream.close() }
     }
 
-    @Test func aSilentServerEndsTheHandshakeAtItsDeadline() async throws {
+    /// How a TLS handshake with `peer` (serving the localhost certificate when
+    /// `serverTLS`) ends by `deadline`, as the client names the server `serverName`.
+    static func handshakeOutcome(
+        with peer: Peer, serverTLS: Bool = false, serverName: String = "localhost",
+        by deadline: Deadline
+    ) async throws -> Result<Void, ClientStream.HandshakeFailure> {
         let group = EventLoopGroup(loopCount: 1)
-        let listener = try Self.listen(.silent, tls: nil, group: group)
+        let listener = try Self.listen(
+            peer, tls: serverTLS ? try await Self.serverContext() : nil, group: group)
         defer { listener.stop() }
-        let stream = try await Self.connect(to: listener, on: group.next(), tls: true)
-        let outcome = await Self.handshake(stream, by: .after(seconds: 0.2))
+        let stream = try await Self.connect(
+            to: listener, on: group.next(), tls: true, serverName: serverName)
+        let outcome = await Self.handshake(stream, by: deadline)
+        stream.loop.execute { stream.close() }
+        return outcome
+    }
+
+    @Test func aSilentServerEndsTheHandshakeAtItsDeadline() async throws {
+        let outcome = try await Self.handshakeOutcome(with: .silent, by: .after(seconds: 0.2))
         guard case .failure(.timedOut) = outcome else {
             Issue.record("expected .timedOut, got \(outcome)")
             return
         }
-        stream.loop.execute { stream.close() }
     }
 
     @Test func aCertificateForAnotherNameFailsTheHandshake() async throws {
-        let group = EventLoopGroup(loopCount: 1)
-        let listener = try Self.listen(.echo, tls: try await Self.serverContext(), group: group)
-        defer { listener.stop() }
-        let stream = try await Self.connect(
-            to: listener, on: group.next(), tls: true, serverName: "example.com")
-        let outcome = await Self.handshake(stream, by: .after(seconds: 5))
+        let outcome = try await Self.handshakeOutcome(
+            with: .echo, serverTLS: true, serverName: "example.com", by: .after(seconds: 5))
         guard case .failure(.tls(.hostnameMismatch)) = outcome else {
             Issue.record("expected .tls(.hostnameMismatch), got \(outcome)")
             return
         }
-        stream.loop.execute { stream.close() }
     }
 
     @Test func aServerThatHangsUpFailsTheHandshakeBeforeItsDeadline() async throws {
-        let group = EventLoopGroup(loopCount: 1)
-        let listener = try Self.listen(.hangUp, tls: nil, group: group)
-        defer { listener.stop() }
-        let stream = try await Self.connect(to: listener, on: group.next(), tls: true)
-        let outcome = await Self.handshake(stream, by: .after(seconds: 30))
+        let outcome = try await Self.handshakeOutcome(with: .hangUp, by: .after(seconds: 30))
         // The hang-up reads as an end of stream or a reset, or the ClientHello's send
         // meets the reset: either way not the deadline.
         switch outcome {
         case .failure(.tls), .failure(.send): break
         default: Issue.record("expected a TLS or send failure, got \(outcome)")
         }
-        stream.loop.execute { stream.close() }
     }
 
     @Test func anIdleStreamTheServerClosedDidNotStayIdle() async throws {
