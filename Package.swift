@@ -60,10 +60,16 @@ let package = Package(
         // The HTTP/1.1 server: listener, connections, deadlines, router; HTTPS via TLS.
         .target(name: "HTTPServer", dependencies: ["HTTPCore", "Transport", "TLS"]),
 
+        // A client connection's byte stream: a connected socket and, for TLS, the client
+        // engine between it and the protocol (handshake, reads, writes, close_notify).
+        // Shared by the two clients below; TLS stays free of I/O, Transport of OpenSSL.
+        .target(name: "ClientStream", dependencies: ["Transport", "TLS"]),
+
         // The upstream HTTP/1.1 client: pooled keep-alive connections, TLS via OpenSSL.
-        .target(name: "HTTPClient", dependencies: ["HTTPCore", "Transport", "TLS"]),
+        .target(
+            name: "HTTPClient", dependencies: ["HTTPCore", "ClientStream", "Transport", "TLS"]),
         // The shared store's RESP2 client (Redis/Valkey, CONTRACT §12): pooled per loop, TLS.
-        .target(name: "RESPClient", dependencies: ["Transport", "TLS"]),
+        .target(name: "RESPClient", dependencies: ["ClientStream", "Transport", "TLS"]),
 
         // Sealed refresh tokens: AES-256-GCM key ring; the digests and legacy ciphers the
         // product needs, so that only Sealing and TLS reach OpenSSL.
@@ -170,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Transport", "TLS", "HTTPCore", "HTTPServer", "HTTPClient", "RESPClient", "Sealing",
+                "Transport", "TLS", "ClientStream", "HTTPCore", "HTTPServer", "HTTPClient",
+                "RESPClient", "Sealing",
                 "TokenSwap",
                 "TokenSwapSandbox", "TokenSwapFixtures", "TokenSwapClient", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),

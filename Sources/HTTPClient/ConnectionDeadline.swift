@@ -1,6 +1,6 @@
 import Transport
 
-/// The one timer of a connection (handshake, exchange and idle deadlines in turn),
+/// The one timer of a connection (exchange and idle deadlines in turn),
 /// re-armed lazily: moving a deadline later only records it, and the timer, when it
 /// fires early, re-arms itself for the recorded time. A connection that carries request
 /// after request therefore costs no timer work per request.

@@ -1,5 +1,6 @@
-import TLS
+import ClientStream
 import HTTPCore
+import TLS
 import Transport
 
 extension UpstreamConnection {
@@ -15,21 +16,17 @@ extension UpstreamConnection {
 
     func onReadable() {
         switch state {
-        case .handshaking: handshakeReadable()
+        case .handshaking: stream.handshakeReadable()
         case .idle: idleReadable()
         case .exchanging: exchangeReadable()
         case .closed: return
         }
     }
 
-    /// Nothing may arrive on an idle connection: EOF or a reset means the server closed
-    /// it (RFC 9112 §9.6), and stray bytes leave no known response boundary. Either way
-    /// it is retired. (TLS 1.3 session tickets are consumed by the engine and yield no
-    /// plaintext.)
+    /// Nothing may arrive on an idle connection (`ClientStream.stayedIdle`): whatever
+    /// did, it is retired.
     private func idleReadable() {
-        let intake = readAvailable()
-        if case .open = intake, plaintext.isEmpty { return }
-        close()
+        if !stream.stayedIdle() { close() }
     }
 
     /// Sends `request` and reads the response by `deadline`. Call on the loop;
@@ -49,12 +46,9 @@ extension UpstreamConnection {
         // closes after every answer) is looked for before a byte is written. A close that
         // arrives after the wait races the request: an error then, not retried, as for
         // one that arrives after a look.
-        if mayHaveUnseenClose {
-            let intake = readAvailable()
-            guard case .open = intake, plaintext.isEmpty else {
-                close()
-                return completion(.failure(unsent))
-            }
+        if mayHaveUnseenClose, !stream.stayedIdle() {
+            close()
+            return completion(.failure(unsent))
         }
         state = .exchanging
         channel.markBusy()
@@ -76,29 +70,21 @@ extension UpstreamConnection {
                             reason: "connection lost while sending the request: \(error)"),
                         requestNeverSent: neverSent)))
         }
-        if let tls {
-            let encrypted: Result<Void, HTTPClientError> = request.withUnsafeBytes { raw in
-                do throws(TLSRecordError) {
-                    return .success(try tls.writePlaintext(raw))
-                } catch {
-                    return .failure(.protocolError(reason: error.reason))
-                }
-            }
-            if case .failure(let error) = encrypted {
-                return finishExchange(
-                    .failure(ExchangeFailure(error: error, requestNeverSent: true)))
-            }
-            flushTLS(completion: written)
-        } else {
-            channel.send(request, completion: written)
+        do throws(TLSRecordError) {
+            try stream.write(request, completion: written)
+        } catch {
+            finishExchange(
+                .failure(
+                    ExchangeFailure(
+                        error: .protocolError(reason: error.reason), requestNeverSent: true)))
         }
     }
 
     private func exchangeReadable() {
-        let intake = readAvailable()
+        let intake = stream.readAvailable()
         guard var current = reader else { return }
         do {
-            if try current.consume(&plaintext) {
+            if try current.consume(&stream.plaintext) {
                 reader = current
                 return finishExchange(.success(current.response))
             }
@@ -117,7 +103,7 @@ extension UpstreamConnection {
                         error: .protocolError(
                             reason: "connection closed before the response began"),
                         requestNeverSent: false)))
-        case .endOfStream where tls?.receivedCloseNotify == false:
+        case .endOfStream where stream.tls?.receivedCloseNotify == false:
             // RFC 8446 §6.1, RFC 9112 §9.8: over TLS a response delimited by the close
             // ends with close_notify; a bare TCP EOF may be a cut, so the body is
             // incomplete. (A length-delimited or chunked response completed above.)
@@ -159,7 +145,8 @@ extension UpstreamConnection {
             // Reuse only a clean boundary: no extra bytes, request fully written, and
             // the server did not ask to close (RFC 9112 §9.3).
             let reusable =
-                keepAlive && plaintext.isEmpty && !channel.hasPendingWrites && state == .exchanging
+                keepAlive && stream.plaintext.isEmpty && !channel.hasPendingWrites
+                && state == .exchanging
             if reusable {
                 state = .idle
                 channel.markIdle()
@@ -169,7 +156,7 @@ extension UpstreamConnection {
             } else {
                 close()
             }
-            let session = completedExchanges == 1 ? tls?.resumableSession() : nil
+            let session = completedExchanges == 1 ? stream.tls?.resumableSession() : nil
             completion(.success(Answer(response: response, reusable: reusable, session: session)))
         }
     }

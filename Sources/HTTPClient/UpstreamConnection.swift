@@ -1,3 +1,4 @@
+import ClientStream
 import HTTPCore
 import TLS
 import Transport
@@ -18,19 +19,13 @@ final class UpstreamConnection: @unchecked Sendable {
         case closed
     }
 
-    let channel: SocketChannel
-    let tls: TLSEngine?
+    /// The socket and, for https, the TLS session: reading, writing, the handshake.
+    let stream: ClientStream
+    var channel: SocketChannel { stream.channel }
     let limits: HTTPLimits
     var loop: EventLoop { channel.loop }
 
     var state: State
-    /// Socket bytes not yet given to the TLS engine.
-    var ciphertext: [UInt8] = []
-    /// HTTP bytes not yet consumed by the response reader.
-    var plaintext: [UInt8] = []
-    /// Where TLS records are decrypted (one TLS record at most, 16 KiB, RFC 8446 §5.1);
-    /// allocated on first use, so plain connections carry none.
-    private var decryptScratch: [UInt8] = []
     /// Requests answered on this connection so far; above 0 it is a reused connection.
     var completedExchanges = 0
     /// Whether the server may have closed this idle, reused connection without the loop
@@ -44,7 +39,6 @@ final class UpstreamConnection: @unchecked Sendable {
     /// The exchange in progress.
     var reader: ResponseReader?
     var exchangeCompletion: ((Result<Answer, ExchangeFailure>) -> Void)?
-    var handshakeCompletion: ((Result<Void, HTTPClientError>) -> Void)?
     let idleTimeoutSeconds: Double
     /// Called once, on the loop, when the connection closes for any reason, so its pool
     /// stops counting it (the pool's side is idempotent).
@@ -55,8 +49,7 @@ final class UpstreamConnection: @unchecked Sendable {
         channel: SocketChannel, tls: TLSEngine?, limits: HTTPLimits, idleTimeoutSeconds: Double,
         onClose: @escaping (UpstreamConnection) -> Void
     ) {
-        self.channel = channel
-        self.tls = tls
+        self.stream = ClientStream(channel: channel, tls: tls)
         self.limits = limits
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.onClose = onClose
@@ -66,51 +59,19 @@ final class UpstreamConnection: @unchecked Sendable {
         channel.resumeReading()
     }
 
-    /// Reads everything the socket has now into `plaintext` (through TLS when on).
-    /// Returns how the stream stands after the read.
-    enum Intake {
-        case open
-        case endOfStream
-        case failed(String)
-    }
-
-    /// Reads at most this many times per readable event (`SocketChannel.receiveAvailable`).
-    private static let receivesPerEvent = 8
-    private static let receiveBytes = 64 * 1024
-
-    func readAvailable() -> Intake {
-        let received: ReceiveEnd
-        if tls == nil {
-            received = channel.receiveAvailable(
-                into: &plaintext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
-        } else {
-            received = channel.receiveAvailable(
-                into: &ciphertext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
-        }
-        let socket: Intake
-        switch received {
-        case .open: socket = .open
-        case .endOfFile: socket = .endOfStream
-        case .failed(let code): socket = .failed(TransportError.text(code))
-        }
-        guard let tls else { return socket }
-        // Every decrypted byte into `plaintext` (`TLSEngine.drainPlaintext`).
-        do throws(TLSRecordError) {
-            switch try tls.absorb(&ciphertext, into: &plaintext, scratch: &decryptScratch) {
-            case nil, .needsMoreInput?: return socket
-            case .closed?: return .endOfStream
+    /// Runs the TLS handshake to completion or failure by `handshakeDeadline`.
+    /// Call on the loop; `completion` runs once, on the loop.
+    func startHandshake(
+        deadline handshakeDeadline: Deadline,
+        completion: @escaping (Result<Void, HTTPClientError>) -> Void
+    ) {
+        stream.handshake(by: handshakeDeadline) { [self] result in
+            switch result {
+            case .success: state = .idle
+            case .failure: close()
             }
-        } catch {
-            return .failed("\(error)")
+            completion(result.mapError { HTTPClientError(handshake: $0) })
         }
-    }
-
-    /// Sends what the TLS engine has queued (handshake records, alerts, ciphertext).
-    func flushTLS(completion: @escaping (Result<Void, TransportError>) -> Void) {
-        guard let tls, tls.hasCiphertextToSend else { return completion(.success(())) }
-        var out: [UInt8] = []
-        tls.takeCiphertext(into: &out)
-        channel.send(out, completion: completion)
     }
 
     /// Closes the socket (after a best-effort close_notify). Idempotent.
@@ -118,11 +79,7 @@ final class UpstreamConnection: @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         deadline.cancel()
-        if let tls, tls.handshakeComplete {
-            tls.close()
-            flushTLS { _ in }
-        }
-        channel.close()
+        stream.close()
         let notify = onClose
         onClose = nil
         notify?(self)

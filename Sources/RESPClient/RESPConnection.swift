@@ -1,3 +1,4 @@
+import ClientStream
 import TLS
 import Transport
 
@@ -30,16 +31,12 @@ final class RESPConnection: @unchecked Sendable {
         var command: RESPPendingCommand
     }
 
-    let channel: SocketChannel
-    let tls: TLSEngine?
+    /// The socket and, for rediss, the TLS session: reading, writing, the handshake.
+    let stream: ClientStream
+    var channel: SocketChannel { stream.channel }
     var loop: EventLoop { channel.loop }
     private(set) var state: State
 
-    /// Socket bytes not yet given to the TLS engine.
-    private var ciphertext: [UInt8] = []
-    /// RESP bytes not yet given to the parser.
-    private var plaintext: [UInt8] = []
-    private var decryptScratch: [UInt8] = []
     private var parser: RESPReplyParser
     private var replies: [RESPValue] = []
 
@@ -62,9 +59,6 @@ final class RESPConnection: @unchecked Sendable {
     private var timer: LoopTimer?
     private var timerAt: Deadline?
     private var establishCompletion: ((Result<Void, RESPError>) -> Void)?
-    /// The TLS handshake's deadline, then the setup commands sent once it completes.
-    private var handshakeTimer: LoopTimer?
-    private var pendingSetup: (steps: [(wire: [UInt8], step: SetupStep)], deadline: Deadline)?
     /// Setup commands not yet answered.
     private var setupLeft = 0
     private var onClose: ((RESPConnection, [RESPPendingCommand], RESPError) -> Void)?
@@ -76,8 +70,7 @@ final class RESPConnection: @unchecked Sendable {
         channel: SocketChannel, tls: TLSEngine?, limits: RESPLimits,
         onClose: @escaping (RESPConnection, [RESPPendingCommand], RESPError) -> Void
     ) {
-        self.channel = channel
-        self.tls = tls
+        self.stream = ClientStream(channel: channel, tls: tls)
         self.parser = RESPReplyParser(limits: limits)
         self.onClose = onClose
         self.state = tls == nil ? .settingUp : .handshaking
@@ -107,12 +100,13 @@ final class RESPConnection: @unchecked Sendable {
     ) {
         loop.assertInLoop()
         establishCompletion = completion
-        guard tls != nil else { return sendSetup(setup, deadline: deadline) }
-        handshakeTimer = loop.schedule(at: deadline) { [self] in
-            if state == .handshaking { finishEstablishing(.failure(.timedOut)) }
+        guard stream.tls != nil else { return sendSetup(setup, deadline: deadline) }
+        stream.handshake(by: deadline) { [self] result in
+            switch result {
+            case .success: sendSetup(setup, deadline: deadline)
+            case .failure(let failure): finishEstablishing(.failure(RESPError(handshake: failure)))
+            }
         }
-        pendingSetup = (setup, deadline)
-        advanceHandshake()
     }
 
     private func sendSetup(_ setup: [(wire: [UInt8], step: SetupStep)], deadline: Deadline) {
@@ -166,36 +160,6 @@ final class RESPConnection: @unchecked Sendable {
         completion(result)
     }
 
-    private func advanceHandshake(atEndOfStream: Bool = false, socketFailure: String? = nil) {
-        guard state == .handshaking, let tls else { return }
-        let progress: TLSEngine.HandshakeProgress
-        do {
-            progress = try tls.handshake()
-        } catch {
-            // Send our alert (e.g. bad_certificate) so the server's log says why.
-            flushTLS { _ in }
-            return finishEstablishing(.failure(.tls(error)))
-        }
-        flushTLS { [self] result in
-            if case .failure(let error) = result {
-                finishEstablishing(.failure(.connectFailed(reason: "\(error)")))
-            }
-        }
-        switch progress {
-        case .complete:
-            handshakeTimer?.cancel()
-            handshakeTimer = nil
-            guard let setup = pendingSetup else { return }
-            pendingSetup = nil
-            sendSetup(setup.steps, deadline: setup.deadline)
-        case .needsMoreInput where atEndOfStream:
-            let reason = socketFailure ?? "server closed the connection during the handshake"
-            finishEstablishing(.failure(.tls(.handshake(reason: reason))))
-        case .needsMoreInput:
-            break
-        }
-    }
-
     // MARK: commands
 
     /// Sends `command` after those in flight. Call on the loop, in `.settingUp` or
@@ -214,11 +178,8 @@ final class RESPConnection: @unchecked Sendable {
         guard state == .settingUp || state == .ready else {
             return close(.connectionClosed)
         }
-        if look {
-            let intake = readAvailable()
-            guard case .open = intake, plaintext.isEmpty else {
-                return close(.connectionClosed)
-            }
+        if look, !stream.stayedIdle() {
+            return close(.connectionClosed)
         }
         armTimer(for: command.deadline)
         let written: (Result<Void, TransportError>) -> Void = { [self] result in
@@ -227,31 +188,17 @@ final class RESPConnection: @unchecked Sendable {
             case .failure: close(.connectionClosed)
             }
         }
-        if let tls {
-            let encrypted: Result<Void, TLSRecordError> = command.wire.withUnsafeBytes { raw in
-                do throws(TLSRecordError) {
-                    return .success(try tls.writePlaintext(raw))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            if case .failure(let error) = encrypted {
-                return close(.protocolViolation(reason: "TLS write: \(error.reason)"))
-            }
-            flushTLS(completion: written)
-        } else {
-            channel.send(command.wire, completion: written)
+        do throws(TLSRecordError) {
+            try stream.write(command.wire, completion: written)
+        } catch {
+            close(.protocolViolation(reason: "TLS write: \(error.reason)"))
         }
     }
 
     private func onReadable() {
         switch state {
         case .handshaking:
-            switch readAvailable() {
-            case .open: advanceHandshake()
-            case .endOfStream: advanceHandshake(atEndOfStream: true)
-            case .failed(let reason): advanceHandshake(atEndOfStream: true, socketFailure: reason)
-            }
+            stream.handshakeReadable()
         case .settingUp, .ready:
             repliesReadable()
         case .closed:
@@ -260,16 +207,16 @@ final class RESPConnection: @unchecked Sendable {
     }
 
     private func repliesReadable() {
-        let intake = readAvailable()
-        if !plaintext.isEmpty {
+        let intake = stream.readAvailable()
+        if !stream.plaintext.isEmpty {
             do {
-                try parser.parse(plaintext, into: &replies)
+                try parser.parse(stream.plaintext, into: &replies)
             } catch {
-                plaintext.removeAll()
+                stream.plaintext.removeAll()
                 return close(error)
             }
             // A large reply's buffer is not kept for an idle connection.
-            plaintext.removeAll(keepingCapacity: plaintext.capacity <= 64 * 1024)
+            stream.plaintext.removeAll(keepingCapacity: stream.plaintext.capacity <= 64 * 1024)
         }
         var index = 0
         while index < replies.count, state != .closed {
@@ -323,54 +270,6 @@ final class RESPConnection: @unchecked Sendable {
         armTimer(for: earliest)
     }
 
-    // MARK: bytes
-
-    /// How the stream stands after a read.
-    private enum Intake {
-        case open
-        case endOfStream
-        case failed(String)
-    }
-
-    /// Reads at most this many times per readable event (`SocketChannel.receiveAvailable`).
-    private static let receivesPerEvent = 8
-    private static let receiveBytes = 64 * 1024
-
-    /// Reads everything the socket has now into `plaintext` (through TLS when on).
-    private func readAvailable() -> Intake {
-        let received: ReceiveEnd
-        if tls == nil {
-            received = channel.receiveAvailable(
-                into: &plaintext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
-        } else {
-            received = channel.receiveAvailable(
-                into: &ciphertext, maxBytes: Self.receiveBytes, reads: Self.receivesPerEvent)
-        }
-        let socket: Intake
-        switch received {
-        case .open: socket = .open
-        case .endOfFile: socket = .endOfStream
-        case .failed(let code): socket = .failed(TransportError.text(code))
-        }
-        guard let tls else { return socket }
-        do throws(TLSRecordError) {
-            switch try tls.absorb(&ciphertext, into: &plaintext, scratch: &decryptScratch) {
-            case nil, .needsMoreInput?: return socket
-            case .closed?: return .endOfStream
-            }
-        } catch {
-            return .failed(error.reason)
-        }
-    }
-
-    /// Sends what the TLS engine has queued (handshake records, alerts, ciphertext).
-    private func flushTLS(completion: @escaping (Result<Void, TransportError>) -> Void) {
-        guard let tls, tls.hasCiphertextToSend else { return completion(.success(())) }
-        var out: [UInt8] = []
-        tls.takeCiphertext(into: &out)
-        channel.send(out, completion: completion)
-    }
-
     // MARK: closing
 
     /// Closes the socket (after a best-effort close_notify) and answers every command in
@@ -382,13 +281,7 @@ final class RESPConnection: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         timerAt = nil
-        handshakeTimer?.cancel()
-        handshakeTimer = nil
-        if let tls, tls.handshakeComplete {
-            tls.close()
-            flushTLS { _ in }
-        }
-        channel.close()
+        stream.close()
         let commands = inFlight
         inFlight = []
         var unsent: [RESPPendingCommand] = []

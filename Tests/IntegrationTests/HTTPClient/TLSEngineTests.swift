@@ -118,7 +118,7 @@ import Testing
         for connection in second {
             let reused = await withCheckedContinuation { continuation in
                 connection.loop.execute {
-                    continuation.resume(returning: connection.tls?.sessionWasReused)
+                    continuation.resume(returning: connection.stream.tls?.sessionWasReused)
                 }
             }
             #expect(reused == true)
