@@ -103,7 +103,7 @@ import Testing
         ] {
             let forged = try Self.ctrToken(text)
             // The decoder itself opens it: only the kind keeps it out.
-            #expect(service.openLegacy(forged, for: provider) != nil)
+            #expect(service.legacy.open(forged, for: provider) != nil)
             #expect(throws: GrantError.unopenableDeviceCode) {
                 try service.openDeviceCode(forged, for: provider)
             }
@@ -260,7 +260,7 @@ import Testing
     @Test func theLimitCanBeTurnedOff() async throws {
         let provider = try Self.provider()
         let service = try Self.service(RecordingUpstream())
-        #expect(service.legacyFailureLimit == nil)
+        #expect(service.legacy.failureLimit == nil)
         for _ in 0..<50 {
             let answer = await service.answer {
                 $0.refresh(Self.refresh("garbage-token"), provider: provider, completion: $1)
@@ -280,7 +280,7 @@ import Testing
             RecordingUpstream.json(503, "down"), Self.tokens)
         let service = try Self.service(upstream, metrics: metrics)
         let good = try Self.ctrToken("legacy-refresh-token-0004")
-        #expect(service.openLegacy(good, for: provider) != nil)
+        #expect(service.legacy.open(good, for: provider) != nil)
         for status in [400, 502] {
             let answer = await service.answer {
                 $0.refresh(Self.refresh(good), provider: provider, completion: $1)

@@ -49,10 +49,10 @@ import Testing
         #expect(off.legacyFailureLimitPerMinute == 0)
         let endpoints = GrantEndpoints(
             configuration: off, transport: RecordingUpstream(), logger: LogCapture().logger)
-        #expect(endpoints.legacyFailureLimit == nil)
+        #expect(endpoints.legacy.failureLimit == nil)
         let on = GrantEndpoints(
             configuration: defaults, transport: RecordingUpstream(), logger: LogCapture().logger)
-        #expect(on.legacyFailureLimit?.limiter.burst == 10)
+        #expect(on.legacy.failureLimit?.limiter.burst == 10)
     }
 
     @Test func theFailureLimitIsReadFromTheFileToo() async throws {

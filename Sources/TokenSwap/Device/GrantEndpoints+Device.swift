@@ -22,8 +22,8 @@ extension GrantEndpoints {
             let scope = fields["scope"]
             guard device.allows(scope: scope) else { throw .invalidScope }
             let binding = try dpopBinding(inspection, bound: nil, provider: provider)
-            let upstream = provider.deviceAuthorizationRequest(device, scope: scope)
-            let authorization = try await call(provider, upstream) {
+            let request = provider.deviceAuthorizationRequest(device, scope: scope)
+            let authorization = try await upstream.call(provider, request) {
                 (answer) throws(GrantError) in
                 try provider.dialect.interpretDeviceAuthorization(answer)
             }
@@ -111,10 +111,10 @@ extension GrantEndpoints {
         case .poll(let current):
             interval = current
         }
-        let upstream = provider.formRequest(
+        let request = provider.formRequest(
             to: provider.tokenURL, provider.dialect.pollFields(deviceCode: deviceCode),
             authentication: provider.authMethod)
-        let answer = try await call(provider, upstream) { (response) throws(GrantError) in
+        let answer = try await upstream.call(provider, request) { (response) throws(GrantError) in
             try provider.dialect.interpretPoll(response)
         }
         switch answer {

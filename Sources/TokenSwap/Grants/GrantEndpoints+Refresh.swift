@@ -86,7 +86,7 @@ extension GrantEndpoints {
             metrics.sealingFailed(.open, reason: "invalid_token")
             throw .unopenableToken
         }
-        let (opened, format) = try openLegacyRefreshToken(sealed, for: provider, from: request)
+        let (opened, format) = try legacy.openRefreshToken(sealed, for: provider, from: request)
         return (opened, format)
     }
 }
@@ -147,12 +147,12 @@ private final class RefreshAttempt: Sendable {
     }
 
     /// A replayed answer to a legacy token settles the allowance its open took as the
-    /// first refresh did (`settledLegacyRefresh`): kept after a refusal, given back after
+    /// first refresh did (`LegacyTokens.settledRefresh`): kept after a refusal, given back after
     /// anything else.
     private func replayed(_ result: Result<HTTPResponse, GrantError>) {
         guard legacyFormat != nil else { return }
         if case .failure(let error) = result, error.status.code == 400 { return }
-        endpoints.legacyFailureLimit?.giveBack(for: request)
+        endpoints.legacy.failureLimit?.giveBack(for: request)
     }
 
     /// What the window calls when it has no answer for the token. Reuse is judged only
@@ -180,10 +180,10 @@ private final class RefreshAttempt: Sendable {
             }
         } else {
             interpret = { (answer) throws(GrantError) in
-                try GrantEndpoints.interpretLegacyRefresh(answer, provider: provider)
+                try LegacyTokens.interpretRefresh(answer, provider: provider)
             }
         }
-        endpoints.exchange(.refreshToken(raw), with: provider, interpret: interpret) {
+        endpoints.upstream.exchange(.refreshToken(raw), with: provider, interpret: interpret) {
             exchanged in
             self.answer(exchanged, done)
         }
@@ -216,7 +216,7 @@ private final class RefreshAttempt: Sendable {
         let answered = result.map(\.0)
         let settled =
             if let legacyFormat {
-                endpoints.settledLegacyRefresh(
+                endpoints.legacy.settledRefresh(
                     answered, format: legacyFormat, provider: provider, request: request)
             } else {
                 answered

@@ -45,7 +45,7 @@ extension GrantEndpoints {
         } catch {
             return finish(.failure(error))
         }
-        exchange(grant, with: provider) { [self] exchanged in
+        upstream.exchange(grant, with: provider) { [self] exchanged in
             finish(
                 Result { () throws(GrantError) in
                     let tokens = try exchanged.get()

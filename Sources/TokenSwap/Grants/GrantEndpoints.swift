@@ -21,9 +21,8 @@ public final class GrantEndpoints: Sendable {
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
     /// §4: token scanning); nil: off.
     public let introspectionLimit: ClientRateLimit?
-    /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
-    /// unauthenticated formats can be probed); nil: off.
-    public let legacyFailureLimit: ClientRateLimit?
+    /// Other swap services' tokens during a migration (CONTRACT §9).
+    let legacy: LegacyTokens
     /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
     let dpop: DPoPGate?
     /// The state that outlives a request (CONTRACT §12): the replay window and single
@@ -38,6 +37,8 @@ public final class GrantEndpoints: Sendable {
     /// Grant families: revocation at the broker, reuse detection and the grant's lifetime
     /// (CONTRACT §14).
     let families: GrantFamilies
+    /// The calls to the provider (CONTRACT §2's rows, the outcome counted).
+    let upstream: ProviderCall
     /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
     let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
@@ -60,7 +61,7 @@ public final class GrantEndpoints: Sendable {
         self.metrics = metrics
         self.deviceLimit = deviceLimit
         self.introspectionLimit = introspectionLimit
-        self.legacyFailureLimit = legacyFailureLimit
+        self.legacy = LegacyTokens(failureLimit: legacyFailureLimit, metrics: metrics)
         self.dpop = dpop
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
         self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
@@ -69,6 +70,9 @@ public final class GrantEndpoints: Sendable {
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
+        self.upstream = ProviderCall(
+            transport: transport, timeoutSeconds: upstreamTimeoutSeconds, metrics: metrics,
+            logger: logger)
         self.families = GrantFamilies(
             settings: families, keyRing: keyRing, state: state, transport: transport,
             upstreamTimeoutSeconds: upstreamTimeoutSeconds, metrics: metrics, logger: logger,

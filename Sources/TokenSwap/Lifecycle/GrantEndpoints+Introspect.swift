@@ -40,8 +40,8 @@ extension GrantEndpoints {
     private func introspection(of token: LifecycleToken, provider: Provider)
         async throws(GrantError) -> IntrospectionResult
     {
-        guard let upstream = provider.introspectionRequest(for: token) else { return .inactive }
-        return try await call(provider, upstream) { (answer) throws(GrantError) in
+        guard let request = provider.introspectionRequest(for: token) else { return .inactive }
+        return try await upstream.call(provider, request) { (answer) throws(GrantError) in
             try provider.introspectionResult(answer, now: Int(time(nil)))
         }
     }

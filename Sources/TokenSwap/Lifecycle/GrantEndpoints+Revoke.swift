@@ -104,9 +104,9 @@ extension GrantEndpoints {
             let opened = try keyRing.open(token, context: Self.context(provider))
             return opened.plaintextString == nil ? nil : (opened, true)
         } catch .invalidToken {
-            guard let legacy = openLegacy(token, for: provider), legacy.plaintextString != nil
+            guard let opened = legacy.open(token, for: provider), opened.plaintextString != nil
             else { return nil }
-            return (legacy, false)
+            return (opened, false)
         } catch {
             metrics.sealingFailed(.open, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "opening failed: \(error)")

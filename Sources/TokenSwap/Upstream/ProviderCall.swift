@@ -1,11 +1,29 @@
 import HTTPClient
 import HTTPCore
+import Logging
 import Sealing
 import Transport
 
-/// The calls to the provider: one send over the transport, a failed exchange turned into
-/// CONTRACT §2's row, the answer interpreted, the outcome counted.
-extension GrantEndpoints {
+/// The calls to the provider, a collaborator of every grant: one send over the transport,
+/// a failed exchange turned into CONTRACT §2's row, the answer interpreted, the outcome
+/// counted and a failure logged.
+final class ProviderCall: Sendable {
+    let transport: any UpstreamTransport
+    /// `TOKENSWAP_UPSTREAM_TIMEOUT_SECONDS`: the whole exchange (CONTRACT §5).
+    let timeoutSeconds: Double
+    let metrics: ServiceMetrics
+    let logger: Logger
+
+    init(
+        transport: any UpstreamTransport, timeoutSeconds: Double, metrics: ServiceMetrics,
+        logger: Logger
+    ) {
+        self.transport = transport
+        self.timeoutSeconds = timeoutSeconds
+        self.metrics = metrics
+        self.logger = logger
+    }
+
     /// Sends `grant` to the provider's token endpoint and interprets the answer, by
     /// callback: no task when the transport exchanges in place (an idle pooled connection
     /// of the caller's loop).
@@ -42,7 +60,7 @@ extension GrantEndpoints {
         interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer,
         completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
     ) {
-        transport.send(request, timeoutSeconds: upstreamTimeoutSeconds) { [self] result in
+        transport.send(request, timeoutSeconds: timeoutSeconds) { [self] result in
             completion(
                 Result { () throws(GrantError) in
                     let answer = try arrived(result, from: provider)

@@ -1,17 +1,30 @@
 import HTTPCore
 import Sealing
 
-extension GrantEndpoints {
+/// Other swap services' refresh tokens during a migration (CONTRACT §9), a collaborator of
+/// the refresh and revocation: opening them by the provider's legacy decoders, the
+/// client's allowance of failed legacy opens, and the answer to a legacy-opened refresh.
+final class LegacyTokens: Sendable {
+    /// Failed legacy opens per client (`TOKENSWAP_LEGACY_FAILURE_LIMIT`, CONTRACT §9:
+    /// unauthenticated formats can be probed); nil: off.
+    let failureLimit: ClientRateLimit?
+    let metrics: ServiceMetrics
+
+    init(failureLimit: ClientRateLimit?, metrics: ServiceMetrics) {
+        self.failureLimit = failureLimit
+        self.metrics = metrics
+    }
+
     /// A refresh token the key ring cannot open, tried against the provider's legacy
     /// formats in the configured order (CONTRACT §9). Not sealed with the active key, so
     /// the refresh answer reseals it natively and the client moves over on its own.
     /// Counts nothing: a refresh counts a legacy token once it has refreshed.
-    func openLegacy(_ token: String, for provider: Provider) -> OpenedToken? {
-        openLegacyFormat(token, for: provider)?.opened
+    func open(_ token: String, for provider: Provider) -> OpenedToken? {
+        openWithFormat(token, for: provider)?.opened
     }
 
     /// `openLegacy`, with the format that opened the token.
-    private func openLegacyFormat(_ token: String, for provider: Provider)
+    private func openWithFormat(_ token: String, for provider: Provider)
         -> (opened: OpenedToken, format: LegacyFormat)?
     {
         guard !provider.legacyDecoders.isEmpty else { return nil }
@@ -31,18 +44,17 @@ extension GrantEndpoints {
     /// allowance of failed legacy opens (`TOKENSWAP_LEGACY_FAILURE_LIMIT`) is taken first
     /// and a spent one is `429` before any decoding. A token no decoder opens is the same
     /// `invalid_grant` as one that does not open at all and keeps the allowance it took;
-    /// one that opens goes upstream, and `settledLegacyRefresh` gives the allowance back
+    /// one that opens goes upstream, and `settledRefresh` gives the allowance back
     /// unless the provider refused it.
-    func openLegacyRefreshToken(_ token: String, for provider: Provider, from request: HTTPRequest)
+    func openRefreshToken(_ token: String, for provider: Provider, from request: HTTPRequest)
         throws(GrantError) -> (opened: OpenedToken, format: LegacyFormat)
     {
-        if let legacyFailureLimit,
-            case .limited(let seconds) = legacyFailureLimit.take(for: request)
+        if let failureLimit, case .limited(let seconds) = failureLimit.take(for: request)
         {
             metrics.rejected(.rateLimited)
             throw .rateLimited(retryAfterSeconds: seconds)
         }
-        guard let opened = openLegacyFormat(token, for: provider) else {
+        guard let opened = openWithFormat(token, for: provider) else {
             metrics.sealingFailed(.open, reason: "invalid_token")
             throw .unopenableToken
         }
@@ -50,10 +62,10 @@ extension GrantEndpoints {
     }
 
     /// How the provider's answer to a legacy-opened token is read: any 4xx but 429 is a
-    /// refusal, whatever its body, so that `settledLegacyRefresh` answers it as a token
+    /// refusal, whatever its body, so that `settledRefresh` answers it as a token
     /// that does not open. A 429 and everything else read as for any refresh token
     /// (CONTRACT §2: transient failures stay transient).
-    static func interpretLegacyRefresh(_ answer: HTTPResponse, provider: Provider)
+    static func interpretRefresh(_ answer: HTTPResponse, provider: Provider)
         throws(GrantError) -> ProviderTokenResponse
     {
         let code = answer.status.code
@@ -69,7 +81,7 @@ extension GrantEndpoints {
     /// that the plaintext passed the shape check. It is a failed legacy open and keeps
     /// the allowance taken; every other outcome gives it back. A `200` counts the token
     /// in `tokenswap_legacy_tokens_opened_total`, which shows when the setting can go.
-    func settledLegacyRefresh(
+    func settledRefresh(
         _ result: Result<HTTPResponse, GrantError>, format: LegacyFormat,
         provider: Provider, request: HTTPRequest
     ) -> Result<HTTPResponse, GrantError> {
@@ -78,10 +90,10 @@ extension GrantEndpoints {
             return .failure(.unopenableToken)
         case .success:
             metrics.legacyOpened(provider: provider.name, format: format)
-            legacyFailureLimit?.giveBack(for: request)
+            failureLimit?.giveBack(for: request)
             return result
         case .failure:
-            legacyFailureLimit?.giveBack(for: request)
+            failureLimit?.giveBack(for: request)
             return result
         }
     }
