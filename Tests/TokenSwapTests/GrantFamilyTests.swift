@@ -81,7 +81,7 @@ import Transport
     }
 
     static func revoke(_ token: String, _ stack: Stack, provider: Provider) async -> HTTPResponse {
-        await stack.service.revoke(
+        await stack.service.lifecycle.revoke(
             F.form("token=\(FormURLEncoding.encodeComponent(token))", path: "/v1/revoke"),
             provider: provider
         ).response
@@ -335,7 +335,7 @@ import Transport
         var answers: [HTTPResponse] = []
         for token in [genuine, String(tampered), random] {
             answers.append(
-                await service.revoke(
+                await service.lifecycle.revoke(
                     F.form("token=\(token)", path: "/v1/revoke"), provider: provider
                 ).response)
         }
@@ -380,7 +380,7 @@ import Transport
         var answers: [HTTPResponse] = []
         for token in [genuine, String(repeating: "Q", count: genuine.count)] {
             answers.append(
-                await service.revoke(
+                await service.lifecycle.revoke(
                     F.form("token=\(token)", path: "/v1/revoke"), provider: provider
                 ).response)
         }

@@ -10,7 +10,7 @@ extension GrantEndpoints {
     /// be proved by that key, and its tokens are bound to it (CONTRACT §13).
     package func deviceCode(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         let inspection = await inspectDPoP(request, provider: provider)
-        let answer = await answer(provider: provider, grant: "device_code_request") {
+        let answer = await Self.answer(provider: provider, grant: "device_code_request") {
             () async throws(GrantError) in
             guard let device = provider.device else { throw .unknownProvider }
             // RFC 8628 §5.4: every request creates a pending grant under the app's name.
@@ -48,7 +48,7 @@ extension GrantEndpoints {
     /// answer normalised; tokens come back as from `/v1/swap`.
     package func deviceToken(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
         let inspection = await inspectDPoP(request, provider: provider)
-        let answer = await answer(provider: provider, grant: "device_code") {
+        let answer = await Self.answer(provider: provider, grant: "device_code") {
             () async throws(GrantError) in
             let fields = try TokenRequestFields.decode(request)
             return try await pollDevice(fields, provider: provider, inspection: inspection)

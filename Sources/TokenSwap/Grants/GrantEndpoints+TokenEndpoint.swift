@@ -45,7 +45,7 @@ extension GrantEndpoints {
         case ProviderDialect.deviceGrantType where provider.device != nil:
             Endpoint.async(.grant) { [self] request, _ in
                 let inspection = await inspectDPoP(request, provider: provider)
-                let answer = await answer(provider: provider, grant: "device_code") {
+                let answer = await Self.answer(provider: provider, grant: "device_code") {
                     () async throws(GrantError) in
                     try await pollDevice(fields, provider: provider, inspection: inspection)
                 }

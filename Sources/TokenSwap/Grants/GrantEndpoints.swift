@@ -18,9 +18,8 @@ public final class GrantEndpoints: Sendable {
     public let metrics: ServiceMetrics
     /// The per-client limit of `/device/code` (`TOKENSWAP_DEVICE_RATE_LIMIT`); nil: off.
     public let deviceLimit: ClientRateLimit?
-    /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
-    /// §4: token scanning); nil: off.
-    public let introspectionLimit: ClientRateLimit?
+    /// Revocation and introspection (CONTRACT §8).
+    let lifecycle: LifecycleEndpoints
     /// Other swap services' tokens during a migration (CONTRACT §9).
     let legacy: LegacyTokens
     /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
@@ -60,7 +59,6 @@ public final class GrantEndpoints: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.deviceLimit = deviceLimit
-        self.introspectionLimit = introspectionLimit
         self.legacy = LegacyTokens(failureLimit: legacyFailureLimit, metrics: metrics)
         self.dpop = dpop
         // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
@@ -77,6 +75,9 @@ public final class GrantEndpoints: Sendable {
             settings: families, keyRing: keyRing, state: state, transport: transport,
             upstreamTimeoutSeconds: upstreamTimeoutSeconds, metrics: metrics, logger: logger,
             unixClock: unixClock)
+        self.lifecycle = LifecycleEndpoints(
+            keyRing: keyRing, upstream: upstream, families: self.families, legacy: legacy,
+            metrics: metrics, introspectionLimit: introspectionLimit)
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`
@@ -188,14 +189,16 @@ extension GrantEndpoints {
             add(
                 prefix + "/token", provider,
                 responding: { $0.token($1, provider: $2, context: $3, completion: $4) })
-            add(prefix + "/revoke", provider) { await $0.revoke($1, provider: $2) }
+            add(prefix + "/revoke", provider) { await $0.lifecycle.revoke($1, provider: $2) }
             // CONTRACT §7: only providers with a device endpoint; the rest stay 404.
             if provider.device != nil {
                 add(prefix + "/device/code", provider) { await $0.deviceCode($1, provider: $2) }
                 add(prefix + "/device/token", provider) { await $0.deviceToken($1, provider: $2) }
             }
             if provider.lifecycle.introspects {
-                add(prefix + "/introspect", provider) { await $0.introspect($1, provider: $2) }
+                add(prefix + "/introspect", provider) {
+                    await $0.lifecycle.introspect($1, provider: $2)
+                }
             }
         }
         addAll(prefix: "/v1", defaultProvider)
@@ -210,7 +213,7 @@ extension GrantEndpoints {
 
 extension GrantEndpoints {
     /// Runs one token request's `body` and turns its result into the answer.
-    func answer(
+    static func answer(
         provider: Provider, grant: String,
         _ body: () async throws(GrantError) -> HTTPResponse
     ) async -> EndpointAnswer {

@@ -1,7 +1,7 @@
 import HTTPCore
 import Sealing
 
-extension GrantEndpoints {
+extension LifecycleEndpoints {
     /// `POST /v1/<name>/revoke` (RFC 7009, CONTRACT §8, §14): a token that opens as this
     /// provider's sealed refresh token (natively or by one of its legacy formats, §9) has its
     /// grant family recorded as revoked (tokenswap's own revocation: every token of the
@@ -17,7 +17,7 @@ extension GrantEndpoints {
     /// has a provider API calls it for every token (a value its API cannot take goes as the
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
     package func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "revoke") {
+        await GrantEndpoints.answer(provider: provider, grant: "revoke") {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let opened = try revocationToken(token, for: provider)
@@ -29,7 +29,7 @@ extension GrantEndpoints {
                     .refreshToken(raw)
                 default: .accessToken(token)
                 }
-            guard let upstream = provider.revocationRequest(for: kind) else {
+            guard let request = provider.revocationRequest(for: kind) else {
                 // Style `none` (Spotify has no revocation API): the broker's record is the
                 // revocation (CONTRACT §14).
                 metrics.revocation(provider: provider.name, .broker)
@@ -38,7 +38,8 @@ extension GrantEndpoints {
             let outcome: ProviderRevocationOutcome
             do {
                 outcome = ProviderRevocationOutcome.interpret(
-                    try await transport.send(upstream, timeoutSeconds: upstreamTimeoutSeconds),
+                    try await upstream.transport.send(
+                        request, timeoutSeconds: upstream.timeoutSeconds),
                     style: provider.lifecycle.revocationStyle)
             } catch {
                 // Unreachable or too slow: the token may be live (§2.2.1).
@@ -79,7 +80,7 @@ extension GrantEndpoints {
         -> LifecycleToken
     {
         do {
-            let opened = try keyRing.open(token, context: Self.context(provider))
+            let opened = try keyRing.open(token, context: GrantEndpoints.context(provider))
             guard let raw = opened.plaintextString else { return .accessToken(token) }
             return .refreshToken(raw)
         } catch .invalidToken {
@@ -101,7 +102,7 @@ extension GrantEndpoints {
         -> (token: OpenedToken, native: Bool)?
     {
         do {
-            let opened = try keyRing.open(token, context: Self.context(provider))
+            let opened = try keyRing.open(token, context: GrantEndpoints.context(provider))
             return opened.plaintextString == nil ? nil : (opened, true)
         } catch .invalidToken {
             guard let opened = legacy.open(token, for: provider), opened.plaintextString != nil

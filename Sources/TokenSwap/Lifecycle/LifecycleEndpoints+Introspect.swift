@@ -4,7 +4,7 @@ import HTTPCore
     import Glibc
 #endif
 
-extension GrantEndpoints {
+extension LifecycleEndpoints {
     /// `POST /v1/<name>/introspect` (RFC 7662's answer shape, CONTRACT §8): the provider
     /// is asked per its introspection style and the answer normalised. A sealed refresh
     /// token is never refreshed to find out: it is asked about as a refresh token where
@@ -13,7 +13,7 @@ extension GrantEndpoints {
     /// counter moves on opening). Served only for providers that introspect;
     /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
     package func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await answer(provider: provider, grant: "introspect") {
+        await GrantEndpoints.answer(provider: provider, grant: "introspect") {
             () async throws(GrantError) in
             if let introspectionLimit,
                 case .limited(let seconds) = await introspectionLimit.take(for: request)
