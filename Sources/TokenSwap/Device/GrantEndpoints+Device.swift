@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import Transport
 
 extension GrantEndpoints {
     /// `POST /v1/<name>/device/code`: the device authorization request (RFC 8628 §3.1,
@@ -81,7 +82,7 @@ extension GrantEndpoints {
         return try await replaying(
             replayKey(sealed, opened: identity, provider: provider), provider: provider,
             provedBy: binding, refusals: false
-        ) { () async throws(GrantError) in
+        ) { [self] () async throws(GrantError) in
             try await pollUpstream(
                 envelope, remaining: remaining, binding: binding, provider: provider)
         }
@@ -167,10 +168,7 @@ extension GrantEndpoints {
     static func stateResult<Value: Sendable>(
         _ call: (@escaping @Sendable (Result<Value, StateStoreError>) -> Void) -> Void
     ) async throws(GrantError) -> Value {
-        let result = await withCheckedContinuation { continuation in
-            call { continuation.resume(returning: $0) }
-        }
-        switch result {
+        switch await awaiting(call) {
         case .success(let value): return value
         case .failure(let error): throw GrantError(error)
         }

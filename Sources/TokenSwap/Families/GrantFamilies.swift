@@ -1,6 +1,7 @@
 import HTTPCore
 import Logging
 import Sealing
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -186,10 +187,7 @@ final class GrantFamilies: Sendable {
             }
         guard let key else { throw .temporarilyUnavailable(reason: "digest unavailable") }
         let retention = settings.retention
-        let result = await withCheckedContinuation { continuation in
-            let resume: @Sendable (Result<Bool, StateStoreError>) -> Void = {
-                continuation.resume(returning: $0)
-            }
+        let result = await awaiting { (resume: @escaping @Sendable (Result<Bool, StateStoreError>) -> Void) in
             if opened != nil {
                 state.insertIfAbsent(key, keepFor: retention, completion: resume)
             } else {

@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -36,9 +37,7 @@ extension GrantEndpoints {
     /// The inspection, awaited (the device endpoints run as tasks).
     func inspectDPoP(_ request: HTTPRequest, provider: Provider) async -> DPoPInspection? {
         guard let dpop else { return nil }
-        return await withCheckedContinuation { continuation in
-            dpop.inspect(request, provider: provider) { continuation.resume(returning: $0) }
-        }
+        return await awaiting { dpop.inspect(request, provider: provider, completion: $0) }
     }
 
     /// `answer` decorated as `provingDPoP` decorates.

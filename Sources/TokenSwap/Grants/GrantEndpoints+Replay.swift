@@ -142,39 +142,26 @@ extension GrantEndpoints {
         }
     }
 
-    /// `replaying` for a task (the device poll, which awaits its provider call).
+    /// `replaying` for a task (the device poll, which awaits its provider call): the same
+    /// algorithm, awaited, with `call` run as a task of its own when the window calls it.
     func replaying(
         _ key: StateKey?, provider: Provider, provedBy prover: [UInt8]?, refusals: Bool,
-        call: () async throws(GrantError) -> HTTPResponse
+        call: @escaping @Sendable () async throws(GrantError) -> HTTPResponse
     ) async throws(GrantError) -> HTTPResponse {
-        guard let key else { return try await call() }
-        let request = ReplayedRequest(key: key, provider: provider, prover: prover)
-        var step = decide(
-            await storeAnswer { state.claim(key, inFlightFor: inFlightFor, completion: $0) },
-            request, reason: .window)
-        if case .wait = step {
-            let deadline = Deadline.after(inFlightFor)
-            step = decide(
-                await storeAnswer {
-                    state.awaitAnswer(
-                        key, inFlightFor: inFlightFor, until: deadline, completion: $0)
-                }, request, reason: .inFlight)
-        }
-        switch step {
-        case .answer(let result):
-            return try result.get()
-        case .wait:
-            throw .upstreamTimeout
-        case .call:
-            let result: Result<HTTPResponse, GrantError>
-            do throws(GrantError) {
-                result = .success(try await call())
-            } catch {
-                result = .failure(error)
-            }
-            keep(result, for: request, refusals: refusals)
-            return try result.get()
-        }
+        guard key != nil else { return try await call() }
+        return try await awaiting { completion in
+            replaying(
+                key, provider: provider, provedBy: prover, refusals: refusals,
+                call: { done in
+                    Task {
+                        do throws(GrantError) {
+                            done(.success(try await call()))
+                        } catch {
+                            done(.failure(error))
+                        }
+                    }
+                }, completion: completion)
+        }.get()
     }
 
     /// What a claim (or a wait) found means for the request.
@@ -259,12 +246,4 @@ extension GrantEndpoints {
 
     /// The first byte of a kept answer sealed as bytes (`SealedTokenLayout` version 1).
     static let sealedKeptAnswerVersion: UInt8 = 1
-
-    private func storeAnswer(
-        _ operation: (@escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void) -> Void
-    ) async -> Result<RefreshClaim, StateStoreError> {
-        await withCheckedContinuation { continuation in
-            operation { continuation.resume(returning: $0) }
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import Transport
 
 /// A `RateLimiter` keyed by the client address a request comes from (the TCP peer, or
 /// `X-Forwarded-For` from a trusted proxy), for limits one endpoint adds on top of
@@ -70,9 +71,7 @@ public struct ClientRateLimit: Sendable {
     /// `take(for:completion:)`, awaited.
     package func take(for request: HTTPRequest) async -> RateDecision {
         guard shared != nil else { return limiter.take(for: client(of: request)) }
-        return await withCheckedContinuation { continuation in
-            take(for: request) { continuation.resume(returning: $0) }
-        }
+        return await awaiting { take(for: request, completion: $0) }
     }
 
     /// The client's bucket, then (IPv6) its network's, as `RateLimiter.take` counts them:

@@ -61,9 +61,7 @@ package final class FailoverStateStore: StateStore {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }
-                let result = await withCheckedContinuation { continuation in
-                    probe { continuation.resume(returning: $0) }
-                }
+                let result = await awaiting(probe)
                 switch result {
                 case .success: health.succeeded()
                 case .failure(let error): health.failed(error)

@@ -15,9 +15,7 @@ extension StateSettings {
         }
         defer { client.shutdown() }
         let store = RedisStateStore(client: client, loops: group)
-        let result = await withCheckedContinuation { continuation in
-            store.ping { continuation.resume(returning: $0) }
-        }
+        let result = await awaiting { store.ping(completion: $0) }
         switch result {
         case .success: return nil
         case .failure(let error): return error.reason

@@ -75,10 +75,8 @@ final class ProviderCall: Sendable {
         _ provider: Provider, _ request: HTTPClientRequest,
         interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer
     ) async throws(GrantError) -> Answer {
-        try await withCheckedContinuation { continuation in
-            exchange(request, with: provider, interpret: interpret) {
-                continuation.resume(returning: $0)
-            }
+        try await awaiting {
+            exchange(request, with: provider, interpret: interpret, completion: $0)
         }.get()
     }
 
@@ -140,9 +138,7 @@ extension UpstreamTransport {
     package func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
         async throws(HTTPClientError) -> HTTPResponse
     {
-        try await withCheckedContinuation { continuation in
-            send(request, timeoutSeconds: timeoutSeconds) { continuation.resume(returning: $0) }
-        }.get()
+        try await awaiting { send(request, timeoutSeconds: timeoutSeconds, completion: $0) }.get()
     }
 }
 
