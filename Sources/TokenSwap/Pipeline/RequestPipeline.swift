@@ -40,59 +40,78 @@ public struct RequestPipeline: Sendable {
     }
 
     public func wrap(_ route: ServiceRoute) -> Route<HTTPHandler> {
-        let pipeline = self
-        let kind = route.handler.kind
-        let series =
-            kind == .operations ? nil : metrics.route(route.path, method: route.method.rawValue)
-        let finish: @Sendable (HTTPRequest, EndpointAnswer, ServiceContext) -> HTTPResponse = {
-            request, answer, context in
-            pipeline.finish(request, answer, context, kind: kind, series: series)
+        let served = Served(
+            pipeline: self, endpoint: route.handler,
+            series: route.handler.kind == .operations
+                ? nil : metrics.route(route.path, method: route.method.rawValue))
+        return route.map { _ in HTTPHandler(served.serve) }
+    }
+
+    /// One route's endpoint with the pipeline around it, made once per route; a class, so
+    /// the closure that takes a request's answer holds one reference, not a copy.
+    private final class Served: Sendable {
+        let pipeline: RequestPipeline
+        let endpoint: Endpoint
+        let series: RouteMetrics?
+
+        init(pipeline: RequestPipeline, endpoint: Endpoint, series: RouteMetrics?) {
+            self.pipeline = pipeline
+            self.endpoint = endpoint
+            self.series = series
         }
-        let endpoint = route.handler
-        return route.map { _ in
-            HTTPHandler { request, server, respond in
-                guard pipeline.rateLimitStore != nil else {
-                    // In memory: decided in place, no closure for the limit's answer.
-                    let (context, refused) = pipeline.begin(request, server, kind: kind)
-                    if let refused { return respond(finish(request, refused, context)) }
-                    return endpoint(request, context) { answer in
-                        respond(finish(request, answer, context))
-                    }
-                }
-                pipeline.begin(request, server, kind: kind) { context, refused in
-                    if let refused { return respond(finish(request, refused, context)) }
-                    endpoint(request, context) { answer in
-                        respond(finish(request, answer, context))
-                    }
-                }
+
+        /// Every request: its context, the rate limit (grant endpoints only), then `run`.
+        /// The limit is decided in place in memory, and only a limit counted in the shared
+        /// store answers later, from the store's loop.
+        func serve(
+            _ request: HTTPRequest, _ server: RequestContext, _ respond: HTTPHandler.Respond
+        ) {
+            let context = ServiceContext(
+                requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
+            guard endpoint.kind == .grant, let rateLimiter = pipeline.rateLimiter else {
+                return run(request, context, refused: nil, respond)
+            }
+            let client = pipeline.trustedProxies.clientAddress(
+                peer: request.remoteAddress,
+                forwardedFor: request.headers.values("X-Forwarded-For"))
+            guard let store = pipeline.rateLimitStore else {
+                let refused = pipeline.refusal(rateLimiter.take(for: client))
+                return run(request, context, refused: refused, respond)
+            }
+            ClientRateLimit.take(client, limiter: rateLimiter, store: store, name: "request") {
+                self.run(request, context, refused: self.pipeline.refusal($0), respond)
             }
         }
-    }
 
-    /// Before the endpoint: the request's context, and the answer when the rate limit
-    /// (in memory: `rateLimitStore` nil) refuses it.
-    func begin(_ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind)
-        -> (ServiceContext, EndpointAnswer?)
-    {
-        let context = ServiceContext(
-            requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
-        guard kind == .grant, let rateLimiter else { return (context, nil) }
-        let client = trustedProxies.clientAddress(
-            peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        guard let limited = refusal(rateLimiter.take(for: client)) else { return (context, nil) }
-        return (context, Self.answer(limited))
-    }
+        /// The endpoint's answer, or the 429 when the limit `refused` the request, through
+        /// `finish`.
+        func run(
+            _ request: HTTPRequest, _ context: ServiceContext, refused: GrantError?,
+            _ respond: HTTPHandler.Respond
+        ) {
+            if let refused {
+                return respond(finish(request, RequestPipeline.answer(refused), context))
+            }
+            endpoint(request, context) { answer in
+                respond(self.finish(request, answer, context))
+            }
+        }
 
-    /// `begin` for a limit counted in the shared store: answered from the store's loop.
-    func begin(
-        _ request: HTTPRequest, _ server: RequestContext, kind: Endpoint.Kind,
-        _ next: @escaping @Sendable (ServiceContext, EndpointAnswer?) -> Void
-    ) {
-        let context = ServiceContext(
-            requestID: RequestID.resolve(request.headers[RequestID.headerName]), server: server)
-        guard kind == .grant else { return next(context, nil) }
-        limit(request) { limited in
-            next(context, limited.map(Self.answer))
+        /// After the endpoint: CORS, the request id, metrics and the log line.
+        func finish(_ request: HTTPRequest, _ answer: EndpointAnswer, _ context: ServiceContext)
+            -> HTTPResponse
+        {
+            var answer = answer
+            // Browser apps read the discovery document too (a simple GET: no preflight).
+            if endpoint.kind == .grant || endpoint.kind == .discovery {
+                pipeline.cors?.decorate(&answer.response, for: request)
+            }
+            answer.response.headers.replaceOrAdd(
+                name: RequestID.headerName, value: context.requestID)
+            let elapsed = Deadline.now.duration(since: context.server.started)
+            series?.record(status: answer.response.status.code, duration: elapsed)
+            pipeline.log(request, answer, requestID: context.requestID, elapsed: elapsed)
+            return answer.response
         }
     }
 
@@ -110,23 +129,6 @@ public struct RequestPipeline: Sendable {
         return .rateLimited(retryAfterSeconds: seconds)
     }
 
-    /// After the endpoint: CORS, the request id, metrics and the log line.
-    func finish(
-        _ request: HTTPRequest, _ answer: EndpointAnswer, _ context: ServiceContext,
-        kind: Endpoint.Kind, series: RouteMetrics?
-    ) -> HTTPResponse {
-        var answer = answer
-        // Browser apps read the discovery document too (a simple GET: no preflight).
-        if kind == .grant || kind == .discovery {
-            cors?.decorate(&answer.response, for: request)
-        }
-        answer.response.headers.replaceOrAdd(name: RequestID.headerName, value: context.requestID)
-        let elapsed = Deadline.now.duration(since: context.server.started)
-        series?.record(status: answer.response.status.code, duration: elapsed)
-        log(request, answer, requestID: context.requestID, elapsed: elapsed)
-        return answer.response
-    }
-
     /// The answers the server gives itself, in the contract's error shape, each with a
     /// request id: the request's own when one was read (404, 405, 500), else a fresh one
     /// (a head that could not be parsed has no id to trust).
@@ -139,18 +141,6 @@ public struct RequestPipeline: Sendable {
                 name: RequestID.headerName,
                 value: RequestID.resolve(request?.headers[RequestID.headerName]))
             return response
-        }
-    }
-
-    /// The 429 for a client over its limit, or nil to go on.
-    func limit(_ request: HTTPRequest, _ completion: @escaping @Sendable (GrantError?) -> Void) {
-        guard let rateLimiter else { return completion(nil) }
-        let client = trustedProxies.clientAddress(
-            peer: request.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
-        guard let rateLimitStore else { return completion(refusal(rateLimiter.take(for: client))) }
-        let pipeline = self
-        ClientRateLimit.take(client, limiter: rateLimiter, store: rateLimitStore, name: "request") {
-            completion(pipeline.refusal($0))
         }
     }
 
