@@ -21,53 +21,6 @@ import Transport
     static let tokens =
         #"{"access_token":"access-1","token_type":"Bearer","scope":"s","expires_in":3600,"refresh_token":"raw-rotated"}"#
 
-    /// A provider that holds every call until the test releases it, counting them.
-    final class GatedUpstream: UpstreamTransport {
-        private let pending = Mutex<[@Sendable (Result<HTTPResponse, HTTPClientError>) -> Void]>(
-            [])
-        private let calls = Atomic<Int>(0)
-        let answer: RecordingUpstream.Answer
-
-        init(_ answer: RecordingUpstream.Answer) {
-            self.answer = answer
-        }
-
-        var callCount: Int { calls.load(ordering: .relaxed) }
-
-        func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
-            async throws(HTTPClientError) -> HTTPResponse
-        {
-            throw .protocolError(reason: "the gated upstream answers by callback only")
-        }
-
-        func send(
-            _ request: HTTPClientRequest, timeoutSeconds: Double,
-            completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
-        ) {
-            calls.add(1, ordering: .relaxed)
-            pending.withLock { $0.append(completion) }
-        }
-
-        func release() {
-            let waiting = pending.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-            for completion in waiting {
-                switch answer {
-                case .response(let response): completion(.success(response))
-                case .failure(let error): completion(.failure(error))
-                }
-            }
-        }
-    }
-
-    /// Answers collected from callbacks, in the order they came.
-    final class Collected: Sendable {
-        private let answers = Mutex<[HTTPResponse]>([])
-        var all: [HTTPResponse] { answers.withLock { $0 } }
-        func record(_ answer: EndpointAnswer) { answers.withLock { $0.append(answer.response) } }
-    }
 
     struct Fixture {
         let clock = Clock()
@@ -141,10 +94,10 @@ import Transport
     }
 
     @Test func concurrentRefreshesMakeOneProviderCallAndGetTheSameAnswer() async throws {
-        let upstream = GatedUpstream(RecordingUpstream.json(200, Self.tokens))
+        let upstream = HeldUpstream(RecordingUpstream.json(200, Self.tokens))
         let fixture = try Fixture(upstream)
         let sealed = try F.seal("raw-2", keys: F.newKey, provider: fixture.provider)
-        let collected = Collected()
+        let collected = CollectedAnswers()
         for path in ["/v1/refresh", "/refresh", "/v1/refresh"] {
             fixture.service.refresh(
                 F.form("refresh_token=\(sealed)", path: path), provider: fixture.provider,
@@ -165,10 +118,10 @@ import Transport
     /// A claimant whose call never ends (it died) holds the key for the upstream deadline
     /// and a margin only: then the waiter takes the claim and calls the provider itself.
     @Test func aWaiterTakesOverFromAClaimantThatNeverAnswers() async throws {
-        let upstream = GatedUpstream(RecordingUpstream.json(200, Self.tokens))
+        let upstream = HeldUpstream(RecordingUpstream.json(200, Self.tokens))
         let fixture = try Fixture(upstream)
         let sealed = try F.seal("raw-3", keys: F.newKey, provider: fixture.provider)
-        let collected = Collected()
+        let collected = CollectedAnswers()
         for _ in 0..<2 {
             fixture.service.refresh(
                 Self.form(sealed), provider: fixture.provider, completion: collected.record)
@@ -201,10 +154,10 @@ import Transport
     func waitersGetTheTransientAnswerOfTheCallInFlight(_ answer: RecordingUpstream.Answer)
         async throws
     {
-        let upstream = GatedUpstream(answer)
+        let upstream = HeldUpstream(answer)
         let fixture = try Fixture(upstream)
         let sealed = try F.seal("raw-t", keys: F.newKey, provider: fixture.provider)
-        let collected = Collected()
+        let collected = CollectedAnswers()
         for _ in 0..<3 {
             fixture.service.refresh(
                 Self.form(sealed), provider: fixture.provider, completion: collected.record)
@@ -232,14 +185,14 @@ import Transport
     /// default; 2 here); one more is answered at once `503 temporarily_unavailable` with
     /// `Retry-After: 1`, with no provider call, and the waiters still get the answer.
     @Test func aRequestBeyondTheWaitersOfOneTokenIsAnswered503WithRetryAfter1() async throws {
-        let upstream = GatedUpstream(RecordingUpstream.json(200, Self.tokens))
+        let upstream = HeldUpstream(RecordingUpstream.json(200, Self.tokens))
         let clock = Clock()
         let store = MemoryStateStore(
             replayCapacity: 100, shardCount: 1, maxWaitersPerKey: 2, clock: { clock.now },
             timers: Timers().timers)
         let fixture = try Fixture(upstream, store: store)
         let sealed = try F.seal("raw-crowd", keys: F.newKey, provider: fixture.provider)
-        let collected = Collected()
+        let collected = CollectedAnswers()
         for _ in 0..<4 {
             fixture.service.refresh(
                 Self.form(sealed), provider: fixture.provider, completion: collected.record)

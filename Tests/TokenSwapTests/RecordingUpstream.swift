@@ -3,6 +3,7 @@ import HTTPCore
 import Synchronization
 
 @testable import TokenSwap
+@testable import TokenSwapFixtures
 
 /// A fake provider that records what it was sent and answers from a script: what the
 /// handler put on the wire (secret location, redirect URI, raw refresh token) is
@@ -47,5 +48,17 @@ final class RecordingUpstream: UpstreamTransport {
                 status: HTTPStatus(code: status, reasonPhrase: "X"),
                 headers: HTTPHeaders([("Content-Type", "application/json")] + headers),
                 body: Array(body.utf8)))
+    }
+}
+
+extension HeldUpstream {
+    /// Holds every call, then answers it as `answer` scripts.
+    convenience init(_ answer: RecordingUpstream.Answer) {
+        let result: Result<HTTPResponse, HTTPClientError> =
+            switch answer {
+            case .response(let response): .success(response)
+            case .failure(let error): .failure(error)
+            }
+        self.init(result)
     }
 }

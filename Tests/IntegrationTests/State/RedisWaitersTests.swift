@@ -25,48 +25,6 @@ import Transport
     static let tokens =
         #"{"access_token":"access-w","token_type":"Bearer","scope":"s","expires_in":3600,"refresh_token":"raw-w"}"#
 
-    /// A provider that holds every call until the test releases it, counting them.
-    final class HeldUpstream: UpstreamTransport {
-        private let pending = Mutex<[@Sendable (Result<HTTPResponse, HTTPClientError>) -> Void]>(
-            [])
-        private let calls = Atomic<Int>(0)
-
-        var callCount: Int { calls.load(ordering: .relaxed) }
-
-        func send(_ request: HTTPClientRequest, timeoutSeconds: Double)
-            async throws(HTTPClientError) -> HTTPResponse
-        {
-            throw .protocolError(reason: "the held upstream answers by callback only")
-        }
-
-        func send(
-            _ request: HTTPClientRequest, timeoutSeconds: Double,
-            completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
-        ) {
-            calls.add(1, ordering: .relaxed)
-            pending.withLock { $0.append(completion) }
-        }
-
-        /// Answers every held call with `tokens`.
-        func release() {
-            let held = pending.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-            let response = HTTPResponse(
-                status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                body: Array(RedisWaitersTests.tokens.utf8))
-            for completion in held { completion(.success(response)) }
-        }
-    }
-
-    /// Answers collected from callbacks, in the order they came.
-    final class Collected: Sendable {
-        private let answers = Mutex<[HTTPResponse]>([])
-        var all: [HTTPResponse] { answers.withLock { $0 } }
-        var count: Int { answers.withLock { $0.count } }
-        func record(_ answer: EndpointAnswer) { answers.withLock { $0.append(answer.response) } }
-    }
 
     /// The commands the server ran since the last `CONFIG RESETSTAT`, from
     /// `INFO commandstats` (`cmdstat_<name>:calls=N,…`), without the test's own `INFO`
@@ -106,14 +64,14 @@ import Transport
         let probe = try RESPClient(
             endpoint: RESPEndpoint(url: redis.url), loops: Self.group, timeout: .seconds(5))
         defer { client.shutdown(); probe.shutdown() }
-        let upstream = HeldUpstream()
+        let upstream = HeldUpstream(json: Self.tokens)
         let provider = try F.provider()
         let service = GrantEndpoints(
             keyRing: try KeyRing(parsing: F.newKey), transport: upstream,
             upstreamTimeoutSeconds: 20, logger: LogCapture().logger,
             state: RedisStateStore(client: client, loops: Self.group))
         let sealed = try F.seal("raw-held", keys: F.newKey, provider: provider)
-        let collected = Collected()
+        let collected = CollectedAnswers()
         let requests = 300
         for _ in 0..<requests {
             service.refresh(
