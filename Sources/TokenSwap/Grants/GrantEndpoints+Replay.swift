@@ -56,11 +56,6 @@ extension GrantEndpoints {
     ) {
         guard let key else { return call(completion) }
         let request = ReplayedRequest(key: key, provider: provider, prover: prover)
-        if let claim = state.claimAtOnce(key, inFlightFor: inFlightFor) {
-            return claimed(
-                .success(claim), request, refusals: refusals, call: call, replayed: replayed,
-                completion: completion)
-        }
         state.claim(key, inFlightFor: inFlightFor) { [self] claim in
             claimed(
                 claim, request, refusals: refusals, call: call, replayed: replayed,

@@ -12,12 +12,8 @@ import Transport
 /// avoids. Expired entries are dropped when they are looked up, and a few at the old end
 /// on each insert, so a quiet table shrinks without a sweep.
 ///
-/// The index from key to slot is its own open-addressing table (`buckets`, linear probing,
-/// backward-shift deletion) rather than a `Dictionary`: a key is already a SHA-256 digest,
-/// so its first eight bytes times a random odd number (multiply-shift, a universal hash:
-/// nobody outside the process can aim keys at one bucket) place it without hashing it
-/// again, and a bucket is one word (the hash's top half and the slot), so the index of a
-/// full shard stays small and warm where a dictionary holds a copy of every key.
+/// The index from key to slot is a `Dictionary`: Swift's hash is seeded per process, so
+/// nobody outside it can aim keys at one bucket.
 struct AgedTable<Value: Sendable>: Sendable {
     /// A slot's place in the order, its key and expiry: plain data, so reading one copies
     /// no reference (the value lives apart, in `values`, at the same index).
@@ -36,12 +32,8 @@ struct AgedTable<Value: Sendable>: Sendable {
     private static var expiredDropsPerInsert: Int { 2 }
 
     let capacity: Int
-    /// The index: per bucket, the top 32 bits of its key's hash and its slot + 1 (0: empty);
-    /// a power of two in size, at most half full.
-    private var buckets: [UInt64] = []
-    private var bucketBits = 0
-    private(set) var count = 0
-    private let hashMultiplier = UInt64.random(in: 0...UInt64.max) | 1
+    /// The slot of each key.
+    private var index: [StateKey: Int] = [:]
     private var slots: [Slot] = []
     /// The value of each slot; nil in a free one.
     private var values: [Value?] = []
@@ -52,6 +44,8 @@ struct AgedTable<Value: Sendable>: Sendable {
     init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
+
+    var count: Int { index.count }
 
     /// The value in `slot` and its expiry, live or not; nil when the slot is free.
     func storedValue(at slot: Int) -> (value: Value, expiresAt: Deadline)? {
@@ -70,7 +64,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     /// The live value of `key`; an expired one is removed and answered as absent.
     mutating func value(for key: StateKey, now: Deadline) -> Value? {
-        guard let slot = slot(of: key) else { return nil }
+        guard let slot = index[key] else { return nil }
         guard slots[slot].expiresAt > now else {
             unlink(slot, key: key)
             return nil
@@ -87,7 +81,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func valueOrInsert(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
     ) -> (found: Value?, evicted: (key: StateKey, value: Value)?) {
-        if let slot = slot(of: key) {
+        if let slot = index[key] {
             if slots[slot].expiresAt > now { return (values[slot], nil) }
             overwrite(slot, with: value, expiresAt: expiresAt)
             return (nil, nil)
@@ -102,7 +96,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func exchange(
         _ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline
     ) -> (previous: Value?, slot: Int, evicted: (key: StateKey, value: Value)?) {
-        guard let slot = slot(of: key) else {
+        guard let slot = index[key] else {
             let (slot, evicted) = insertNew(value, for: key, expiresAt: expiresAt, now: now)
             return (nil, slot, evicted)
         }
@@ -118,7 +112,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     mutating func insert(_ value: Value, for key: StateKey, expiresAt: Deadline, now: Deadline)
         -> (key: StateKey, value: Value)?
     {
-        if let slot = slot(of: key) {
+        if let slot = index[key] {
             overwrite(slot, with: value, expiresAt: expiresAt)
             return nil
         }
@@ -130,7 +124,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// them itself, `removeOldest(expiredBy:)`) nor, at the cap, the oldest (false then,
     /// and nothing is written).
     mutating func insertAbsent(_ value: Value, for key: StateKey, expiresAt: Deadline) -> Bool {
-        guard count < capacity, slot(of: key) == nil else { return false }
+        guard count < capacity, index[key] == nil else { return false }
         insertNew(value, for: key, expiresAt: expiresAt, now: nil)
         return true
     }
@@ -165,7 +159,7 @@ struct AgedTable<Value: Sendable>: Sendable {
         if newest != Self.none { slots[newest].newer = slot }
         newest = slot
         if oldest == Self.none { oldest = slot }
-        index(key, at: slot)
+        index[key] = slot
         return (slot, evicted)
     }
 
@@ -178,7 +172,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     /// Changes the value of `key` in place (its age and expiry unchanged); nil when absent.
     mutating func update<Result>(_ key: StateKey, _ change: (inout Value) -> Result) -> Result? {
-        guard let slot = slot(of: key), var value = values[slot] else { return nil }
+        guard let slot = index[key], var value = values[slot] else { return nil }
         values[slot] = nil
         let result = change(&value)
         values[slot] = value
@@ -188,7 +182,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// Removes `key` and answers its live value (nil: none, or an expired one).
     @discardableResult
     mutating func remove(_ key: StateKey, now: Deadline) -> Value? {
-        guard let slot = slot(of: key) else { return nil }
+        guard let slot = index[key] else { return nil }
         let value = slots[slot].expiresAt > now ? values[slot] : nil
         unlink(slot, key: key)
         return value
@@ -196,7 +190,7 @@ struct AgedTable<Value: Sendable>: Sendable {
 
     @discardableResult
     mutating func remove(_ key: StateKey) -> Value? {
-        guard let slot = slot(of: key) else { return nil }
+        guard let slot = index[key] else { return nil }
         let value = values[slot]
         unlink(slot, key: key)
         return value
@@ -205,7 +199,7 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// When the entry of `key` expires, live or not; nil when there is none (for tests of
     /// what left the table, and why).
     func expiresAt(of key: StateKey) -> Deadline? {
-        slot(of: key).map { slots[$0].expiresAt }
+        index[key].map { slots[$0].expiresAt }
     }
 
     /// The keys from the oldest to the newest (for tests of the order).
@@ -256,85 +250,10 @@ struct AgedTable<Value: Sendable>: Sendable {
     /// not when the slot is reused: a kept answer holds a live access token).
     private mutating func unlink(_ slot: Int, key: StateKey) {
         detach(slot)
-        unindex(key, at: slot)
+        index[key] = nil
         slots[slot].key = nil
         values[slot] = nil
         freeSlots.append(slot)
-    }
-
-    /// The top 32 bits of `key`'s hash; a bucket's home is its top `bucketBits` bits.
-    private func hash(_ key: StateKey) -> UInt64 {
-        (key.digestPrefix &* hashMultiplier) >> 32
-    }
-
-    private func home(_ hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: hash >> (32 - UInt64(bucketBits)))
-    }
-
-    /// The slot of `key`, nil when absent.
-    private func slot(of key: StateKey) -> Int? {
-        guard !buckets.isEmpty else { return nil }
-        let hash = hash(key)
-        let mask = buckets.count - 1
-        var bucket = home(hash)
-        while true {
-            let entry = buckets[bucket]
-            if entry == 0 { return nil }
-            if entry >> 32 == hash {
-                let slot = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-                if slots[slot].key == key { return slot }
-            }
-            bucket = (bucket + 1) & mask
-        }
-    }
-
-    /// Indexes `key`, known to be absent, at `slot`; the buckets double past half full.
-    private mutating func index(_ key: StateKey, at slot: Int) {
-        if (count + 1) * 2 > buckets.count { growBuckets() }
-        place(hash(key) << 32 | UInt64(slot + 1))
-        count += 1
-    }
-
-    /// Puts `entry` in the first free bucket from its home.
-    private mutating func place(_ entry: UInt64) {
-        let mask = buckets.count - 1
-        var bucket = home(entry >> 32)
-        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
-        buckets[bucket] = entry
-    }
-
-    private mutating func growBuckets() {
-        let old = buckets
-        bucketBits = max(4, bucketBits + 1)
-        buckets = [UInt64](repeating: 0, count: 1 << bucketBits)
-        for entry in old where entry != 0 { place(entry) }
-    }
-
-    /// Takes `key`, indexed at `slot`, out of the index; the entries after it in its run
-    /// move back into the hole where their home allows (no tombstones, so lookups stay
-    /// short whatever the churn).
-    private mutating func unindex(_ key: StateKey, at slot: Int) {
-        guard !buckets.isEmpty else { return }
-        let mask = buckets.count - 1
-        let target = hash(key) << 32 | UInt64(slot + 1)
-        var hole = home(target >> 32)
-        while buckets[hole] != target {
-            if buckets[hole] == 0 { return }
-            hole = (hole + 1) & mask
-        }
-        var next = hole
-        while true {
-            next = (next + 1) & mask
-            let entry = buckets[next]
-            if entry == 0 { break }
-            let home = home(entry >> 32)
-            if (hole - home) & mask < (next - home) & mask {
-                buckets[hole] = entry
-                hole = next
-            }
-        }
-        buckets[hole] = 0
-        count -= 1
     }
 
     private mutating func detach(_ slot: Int) {

@@ -70,15 +70,6 @@ extension MemoryStateStore {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void
     ) {
-        completion(.success(claimNow(key, inFlightFor: inFlightFor)))
-    }
-
-    package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? {
-        claimNow(key, inFlightFor: inFlightFor)
-    }
-
-    /// `claim`, answered by its return value (memory never fails).
-    private func claimNow(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim {
         let now = clock()
         var evicted = ReplayShard.Evicted()
         let claim: RefreshClaim = replay.withShard(of: key) { table in
@@ -102,7 +93,7 @@ extension MemoryStateStore {
             }
         }
         deliver([], evicted: evicted)
-        return claim
+        completion(.success(claim))
     }
 
     package func settle(

@@ -13,8 +13,8 @@ import Transport
 ///
 /// One table, not shards: room and shares are counts over the whole table, and a table
 /// split by any function of the id has parts a client can aim at and fill. Where an id
-/// sits inside (`AgedTable`'s index) follows a per-process random multiplier, and the
-/// clients' counts Swift's per-process seeded hash, so a client chooses neither.
+/// sits inside (`AgedTable`'s index) and the clients' counts both follow Swift's
+/// per-process seeded hash, so a client chooses neither.
 struct ProofIDTable: Sendable {
     /// The share of the table one client may hold: 1/16, CONTRACT §13.
     static let clientShareDivisor = 16

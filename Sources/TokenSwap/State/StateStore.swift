@@ -35,11 +35,6 @@ package protocol StateStore: Sendable {
         _ key: StateKey, inFlightFor: Duration,
         completion: @escaping @Sendable (Result<RefreshClaim, StateStoreError>) -> Void)
 
-    /// `claim`, answered by its return value by a store that answers at once and never
-    /// fails (memory); nil from a store that answers only through `claim`'s completion
-    /// (the default). A refresh asks this first, so the usual path allocates no completion.
-    func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim?
-
     /// Ends the claim of `key`: with `answer` (sealed by the caller) kept for `keepFor`,
     /// or with nil (nothing to keep: a 429, a 5xx, a refused proof) the key is freed.
     /// Waiters of `awaitAnswer` are answered either way. A `keepFor` of zero hands `answer`
@@ -131,8 +126,6 @@ package protocol StateStore: Sendable {
 }
 
 extension StateStore {
-    package func claimAtOnce(_ key: StateKey, inFlightFor: Duration) -> RefreshClaim? { nil }
-
     package func recordProofID(
         _ key: StateKey, client: ClientPrefix, keepFor: Duration,
         completion: @escaping @Sendable (Result<ProofIDRecording, StateStoreError>) -> Void
