@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Transport
 
 extension ServiceConfiguration {
     /// What is allowed but unwise, one line each, for `check-config`: never a secret.
     package var warnings: [String] {
-        legacySecretWarnings + legacyCTRWarnings + tlsExpiryWarnings(now: Int64(time(nil)))
+        legacySecretWarnings + legacyCTRWarnings + tlsExpiryWarnings(now: WallClock.system.now())
             + secretFiles.compactMap(\.warning)
     }
 

@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,7 @@ package final class DPoPGate: Sendable {
         settings: DPoPSettings, keyRing: KeyRing, store: any StateStore, publicURL: String?,
         trustedProxies: TrustedProxies, servesTLS: Bool,
         ipv6PrefixLength: Int = ConfigurationDefaults.rateLimitIPv6PrefixLength,
-        metrics: ServiceMetrics, now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }
+        metrics: ServiceMetrics, now: @escaping @Sendable () -> Int64 = WallClock.system.now
     ) {
         guard let nonces = DPoPNonces(keyRing: keyRing) else { return nil }
         self.settings = settings

@@ -31,7 +31,7 @@ extension GrantEndpoints {
             // `expiresIn` is at most a day (`DeviceAuthorizationAnswer`): no overflow.
             let envelope = DeviceCodeEnvelope(
                 deviceCode: authorization.deviceCode,
-                expiresAt: DeviceCodeEnvelope.now() + authorization.expiresIn,
+                expiresAt: Int(clock.now()) + authorization.expiresIn,
                 intervalSeconds: authorization.intervalSeconds)
             let sealed = try seal(
                 envelope.plaintext, for: provider, kind: .deviceCode,
@@ -71,7 +71,7 @@ extension GrantEndpoints {
         let binding = try dpopBinding(
             inspection, bound: deviceGrant?.thumbprint, provider: provider)
         // The envelope's numbers are in `DeviceCodeEnvelope`'s ranges: no overflow.
-        let remaining = envelope.expiresAt - DeviceCodeEnvelope.now()
+        let remaining = envelope.expiresAt - Int(clock.now())
         guard remaining > 0 else {
             metrics.devicePoll(provider: provider.name, .expired)
             throw .devicePoll(.expiredToken, interval: envelope.intervalSeconds)

@@ -35,14 +35,13 @@ final class GrantFamilies: Sendable {
     let upstreamTimeoutSeconds: Double
     let metrics: ServiceMetrics
     let logger: Logger
-    /// Now, in Unix seconds: a family's start and its lifetime are wall-clock times
-    /// (sealed, read by every copy); injected by tests.
-    let unixClock: @Sendable () -> Int64
+    /// A family's start and its lifetime are wall-clock times (sealed, read by every copy).
+    let clock: WallClock
 
     init(
         settings: GrantFamilySettings, keyRing: KeyRing, state: any StateStore,
         transport: any UpstreamTransport, upstreamTimeoutSeconds: Double,
-        metrics: ServiceMetrics, logger: Logger, unixClock: @escaping @Sendable () -> Int64
+        metrics: ServiceMetrics, logger: Logger, clock: WallClock
     ) {
         self.settings = settings
         self.state = state
@@ -51,15 +50,15 @@ final class GrantFamilies: Sendable {
         self.upstreamTimeoutSeconds = upstreamTimeoutSeconds
         self.metrics = metrics
         self.logger = logger
-        self.unixClock = unixClock
+        self.clock = clock
     }
 
-    /// A new grant family starting now (`unixClock`), generation 0, bound to `thumbprint`:
+    /// A new grant family starting now (`clock`), generation 0, bound to `thumbprint`:
     /// the grant of a swap or a device approval.
     func newGrant(thumbprint: [UInt8]?) throws(GrantError) -> SealedGrant {
         guard
             let grant = SealedGrant.newFamily(
-                thumbprint: thumbprint, startTime: UInt64(max(0, unixClock())))
+                thumbprint: thumbprint, startTime: UInt64(max(0, clock.now())))
         else {
             metrics.sealingFailed(.seal, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "random source failed")
@@ -77,7 +76,7 @@ final class GrantFamilies: Sendable {
         if let grant = opened.grant { return grant }
         guard
             let family = derived?.family(
-                of: opened, provider: provider.name, startTime: UInt64(max(0, unixClock())))
+                of: opened, provider: provider.name, startTime: UInt64(max(0, clock.now())))
         else {
             metrics.sealingFailed(.open, reason: "crypto_unavailable")
             throw .temporarilyUnavailable(reason: "digest unavailable")
@@ -126,7 +125,7 @@ final class GrantFamilies: Sendable {
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
         if settings.policy(for: provider.name).secondsLeft(
-            startTime: family.startTime, now: unixClock()) == 0
+            startTime: family.startTime, now: clock.now()) == 0
         {
             return failed(.grantEnded(.expired))
         }
@@ -310,7 +309,7 @@ final class GrantFamilies: Sendable {
         }
         let ours = grant.flatMap {
             settings.policy(for: provider.name).secondsLeft(
-                startTime: $0.startTime, now: unixClock())
+                startTime: $0.startTime, now: clock.now())
         }
         let seconds: Int
         switch (ours, theirs) {
@@ -376,9 +375,6 @@ package struct GrantFamilySettings: Sendable, Equatable {
     package func policy(for provider: String) -> GrantFamilyPolicy {
         policies[provider]
     }
-
-    /// Now in Unix seconds, from the system's real-time clock.
-    package static func unixNow() -> Int64 { Int64(time(nil)) }
 
     /// `retentionDays` as a `Duration` (at most ten years of seconds: no overflow).
     package var retention: Duration { .seconds(retentionDays * 86_400) }

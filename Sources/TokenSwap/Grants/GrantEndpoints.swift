@@ -2,6 +2,7 @@ import HTTPCore
 import HTTPServer
 import Logging
 import Sealing
+import Transport
 
 /// The swap, refresh, device and lifecycle endpoints (CONTRACT §2, §7, §8) over an `UpstreamTransport`: decode the
 /// request, open or seal refresh tokens, call the provider once, and answer. Every
@@ -33,6 +34,9 @@ public final class GrantEndpoints: Sendable {
     let replayWindow: Duration
     /// How long a refresh's claim holds (`GrantEndpoints+Replay`).
     let inFlightFor: Duration
+    /// The wall clock (`unixClock`): a family's start, a device code's expiry, an
+    /// introspected token's `exp`; injected by tests.
+    let clock: WallClock
     /// Grant families: revocation at the broker, reuse detection and the grant's lifetime
     /// (CONTRACT §14).
     let families: GrantFamilies
@@ -51,7 +55,7 @@ public final class GrantEndpoints: Sendable {
         refreshReplaySeconds: Int = ConfigurationDefaults.refreshReplaySeconds,
         state: (any StateStore)? = nil,
         families: GrantFamilySettings = GrantFamilySettings(),
-        unixClock: @escaping @Sendable () -> Int64 = GrantFamilySettings.unixNow
+        unixClock: @escaping @Sendable () -> Int64 = WallClock.system.now
     ) {
         self.keyRing = keyRing
         self.transport = transport
@@ -68,16 +72,18 @@ public final class GrantEndpoints: Sendable {
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
+        let clock = WallClock(unixClock)
+        self.clock = clock
         self.upstream = ProviderCall(
             transport: transport, timeoutSeconds: upstreamTimeoutSeconds, metrics: metrics,
             logger: logger)
         self.families = GrantFamilies(
             settings: families, keyRing: keyRing, state: state, transport: transport,
             upstreamTimeoutSeconds: upstreamTimeoutSeconds, metrics: metrics, logger: logger,
-            unixClock: unixClock)
+            clock: clock)
         self.lifecycle = LifecycleEndpoints(
             keyRing: keyRing, upstream: upstream, families: self.families, legacy: legacy,
-            metrics: metrics, introspectionLimit: introspectionLimit)
+            metrics: metrics, introspectionLimit: introspectionLimit, clock: clock)
     }
 
     /// The 200 answer: the provider's members with `refresh_token` set to `refreshToken`

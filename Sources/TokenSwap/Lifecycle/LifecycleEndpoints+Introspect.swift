@@ -41,8 +41,8 @@ extension LifecycleEndpoints {
         async throws(GrantError) -> IntrospectionResult
     {
         guard let request = provider.introspectionRequest(for: token) else { return .inactive }
-        return try await upstream.call(provider, request) { (answer) throws(GrantError) in
-            try provider.introspectionResult(answer, now: Int(time(nil)))
+        return try await upstream.call(provider, request) { [clock] (answer) throws(GrantError) in
+            try provider.introspectionResult(answer, now: Int(clock.now()))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Sealing
+import Transport
 
 /// The standard OAuth surface after the grant (CONTRACT §8, §14): revocation
 /// (`LifecycleEndpoints+Revoke`) and introspection (`+Introspect`), over the collaborators the grants share: the key ring to tell a sealed refresh token, the
@@ -12,10 +13,12 @@ final class LifecycleEndpoints: Sendable {
     /// The per-client limit of `/introspect` (`TOKENSWAP_INTROSPECTION_RATE_LIMIT`, RFC 7662
     /// §4: token scanning); nil: off.
     let introspectionLimit: ClientRateLimit?
+    /// An introspected token's `exp` and `iat` are compared with it.
+    let clock: WallClock
 
     init(
         keyRing: KeyRing, upstream: ProviderCall, families: GrantFamilies, legacy: LegacyTokens,
-        metrics: ServiceMetrics, introspectionLimit: ClientRateLimit?
+        metrics: ServiceMetrics, introspectionLimit: ClientRateLimit?, clock: WallClock
     ) {
         self.keyRing = keyRing
         self.upstream = upstream
@@ -23,5 +26,6 @@ final class LifecycleEndpoints: Sendable {
         self.legacy = legacy
         self.metrics = metrics
         self.introspectionLimit = introspectionLimit
+        self.clock = clock
     }
 }

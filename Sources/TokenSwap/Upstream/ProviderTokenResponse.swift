@@ -1,5 +1,6 @@
 import HTTPCore
 import Sealing
+import Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ package struct ProviderTokenResponse: Sendable, Equatable {
 
     /// The provider's `Retry-After` as whole seconds, clamped (CONTRACT §2,
     /// `ProviderRetryAfter`); nil when it sent none or one that is neither a delay nor a date.
-    static func retryAfterSeconds(_ headers: HTTPHeaders, now: Int64 = Int64(time(nil))) -> Int? {
+    static func retryAfterSeconds(_ headers: HTTPHeaders, now: Int64 = WallClock.system.now()) -> Int? {
         guard let value = headers["Retry-After"]?.trimmingWhitespace() else { return nil }
         return ProviderRetryAfter.seconds(value, now: now)
     }
