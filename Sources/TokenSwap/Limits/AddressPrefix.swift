@@ -44,6 +44,7 @@ struct AddressPrefix: Sendable, Equatable {
     static func parseAddress(_ text: some StringProtocol) -> IPAddress? {
         var text = Substring(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-        return IPAddress(text)?.unmapped
+        // As a String here, where this is specialised: `IPAddress`'s own parse of one.
+        return IPAddress(String(text))?.unmapped
     }
 }
