@@ -77,9 +77,11 @@ static int der_signature(const unsigned char *signature, unsigned char der[der_b
         BN_free(s);
         return 0;
     }
-    int length = i2d_ECDSA_SIG(sig, NULL);
+    // Written in one pass, not measured first: r and s are below 2^256, so each INTEGER is
+    // at most 2 + 33 bytes and the SEQUENCE at most 2 + 70, der_bytes_max.
     unsigned char *out = der;
-    if (length <= 0 || length > der_bytes_max || i2d_ECDSA_SIG(sig, &out) != length) length = 0;
+    int length = i2d_ECDSA_SIG(sig, &out);
+    if (length <= 0 || length > der_bytes_max) length = 0;
     ECDSA_SIG_free(sig);
     return length;
 }
@@ -95,6 +97,8 @@ int tokenswap_es256_verify(
     int valid = context != NULL
         && EVP_PKEY_verify(context, der, (size_t)der_length, digest, sizeof digest) == 1;
     EVP_PKEY_CTX_free(context);
-    ERR_clear_error();
+    // Only a failure leaves errors to drop (as in sha256.c and gcm.c): clearing walks the
+    // thread's whole queue, on every proof.
+    if (!valid) ERR_clear_error();
     return valid;
 }

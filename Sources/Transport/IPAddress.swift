@@ -20,15 +20,26 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     package init?(_ text: some StringProtocol) {
         // Longer than any address text (INET6_ADDRSTRLEN is 46): refused before copying.
         guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let text = String(text)
-        if inet_pton(AF_INET, text, &buffer) == 1 {
-            bytes = Array(buffer[0..<4])
-        } else if inet_pton(AF_INET6, text, &buffer) == 1 {
-            bytes = buffer
-        } else {
-            return nil
+        self.init(String(text))
+    }
+
+    /// `init(_:)` of a `String`, the form a peer's address and a configuration entry come
+    /// in: read by `inet_pton` from the string's own C form into memory on the stack, where
+    /// the generic form went through the protocol's witnesses and a C copy of the text per
+    /// family (a proof-id record parses its client's address on every DPoP proof, CONTRACT
+    /// §13).
+    package init?(_ text: String) {
+        guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        var buffer: (UInt64, UInt64) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &buffer) { buffer in
+            text.withCString { text -> Int? in
+                if inet_pton(AF_INET, text, buffer.baseAddress) == 1 { return 4 }
+                if inet_pton(AF_INET6, text, buffer.baseAddress) == 1 { return 16 }
+                return nil
+            }
         }
+        guard let count else { return nil }
+        bytes = withUnsafeBytes(of: &buffer) { Array($0.prefix(count)) }
     }
 
     package var isIPv4: Bool { bytes.count == 4 }

@@ -42,8 +42,14 @@ struct AddressPrefix: Sendable, Equatable {
     /// A client address as a proxy or the server writes it: IPv4 or IPv6 (`[v6]` brackets
     /// allowed), IPv4-mapped IPv6 reduced to IPv4; nil if it is not one.
     static func parseAddress(_ text: some StringProtocol) -> IPAddress? {
-        var text = Substring(text)
-        if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
+        // The brackets are ASCII, so their bytes are compared and dropped: no Character
+        // reads (every proof-id record parses its client's address, CONTRACT §13). As a
+        // String here, where this is specialised: `IPAddress`'s own parse of one.
+        var text = String(text)
+        let utf8 = text.utf8
+        if utf8.count >= 2, utf8.first == UInt8(ascii: "["), utf8.last == UInt8(ascii: "]") {
+            text = String(decoding: utf8.dropFirst().dropLast(), as: UTF8.self)
+        }
         return IPAddress(text)?.unmapped
     }
 }
