@@ -211,30 +211,17 @@ import Testing
         let service = service(upstream, replaySeconds: 60)
         let token = try sealed("raw-r", grant: nil)
         let path = "/v1/spotify/refresh"
-        let first = await service.answer {
-            $0.refresh(
-                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
-                completion: $1)
-        }.response
+        let first = await refreshed(token, by: service, proofs: [proof(path)])
         #expect(first.status.code == 200)
         #expect(try opened(first).grant?.thumbprint == maker.thumbprint)
-        let other = DPoPProofMaker()
-        for proofs in [[], [proof(path, by: other)]] {
-            let repeated = await service.answer {
-                $0.refresh(
-                    self.refreshRequest(token, proofs: proofs), provider: self.provider,
-                    completion: $1)
-            }.response
+        for proofs in [[], [proof(path, by: DPoPProofMaker())]] {
+            let repeated = await refreshed(token, by: service, proofs: proofs)
             #expect(repeated.status.code == 400)
             #expect(try Self.errorCode(repeated) == "invalid_grant")
             #expect(try F.body(repeated)["access_token"] == nil)
         }
         // The refusals were not kept: the key that proved the first still gets its answer.
-        let again = await service.answer {
-            $0.refresh(
-                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
-                completion: $1)
-        }.response
+        let again = await refreshed(token, by: service, proofs: [proof(path)])
         #expect(again.status.code == 200)
         #expect(try F.body(again)["access_token"] == F.body(first)["access_token"])
         #expect(upstream.requests.count == 1)
@@ -245,22 +232,23 @@ import Testing
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.refreshed))
         let service = service(upstream, replaySeconds: 60)
         let token = try sealed("raw-r", grant: nil)
-        let path = "/v1/spotify/refresh"
-        let first = await service.answer {
-            $0.refresh(self.refreshRequest(token), provider: self.provider, completion: $1)
-        }.response
+        let first = await refreshed(token, by: service)
         #expect(first.status.code == 200)
-        let proved = await service.answer {
+        let proved = await refreshed(token, by: service, proofs: [proof("/v1/spotify/refresh")])
+        #expect(try Self.errorCode(proved) == "invalid_grant")
+        #expect(await refreshed(token, by: service).body == first.body)
+        #expect(upstream.requests.count == 1)
+    }
+
+    /// `POST /v1/spotify/refresh` of `token` with `proofs`, answered by `service`.
+    func refreshed(_ token: String, by service: GrantEndpoints, proofs: [String] = []) async
+        -> HTTPResponse
+    {
+        await service.answer {
             $0.refresh(
-                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                self.refreshRequest(token, proofs: proofs), provider: self.provider,
                 completion: $1)
         }.response
-        #expect(try Self.errorCode(proved) == "invalid_grant")
-        let unproved = await service.answer {
-            $0.refresh(self.refreshRequest(token), provider: self.provider, completion: $1)
-        }.response
-        #expect(unproved.body == first.body)
-        #expect(upstream.requests.count == 1)
     }
 
     /// A token sealed before the current layout comes back in it (unbound without a
