@@ -33,7 +33,7 @@ extension GrantEndpoints {
                 deviceCode: authorization.deviceCode,
                 expiresAt: Int(clock.now()) + authorization.expiresIn,
                 intervalSeconds: authorization.intervalSeconds)
-            let sealed = try seal(
+            let sealed = try sealer.seal(
                 envelope.plaintext, for: provider, kind: .deviceCode,
                 grant: families.newGrant(thumbprint: binding))
             metrics.deviceCodeIssued(provider: provider.name)
@@ -127,7 +127,7 @@ extension GrantEndpoints {
             var grant: SealedGrant?
             if let raw = tokens.refreshToken {
                 let family = try families.newGrant(thumbprint: binding)
-                sealedRefresh = try seal(raw, for: provider, grant: family)
+                sealedRefresh = try sealer.seal(raw, for: provider, grant: family)
                 grant = family
             }
             return Self.success(
@@ -153,7 +153,7 @@ extension GrantEndpoints {
     func openDeviceCode(_ sealed: String, for provider: Provider) throws(GrantError)
         -> (envelope: DeviceCodeEnvelope, grant: SealedGrant?, identity: SealIdentity?)
     {
-        let opened = try open(sealed, for: provider, kind: .deviceCode)
+        let opened = try sealer.open(sealed, for: provider, kind: .deviceCode)
         guard let envelope = DeviceCodeEnvelope(plaintext: opened.plaintext) else {
             metrics.sealingFailed(.open, reason: "not_a_device_code")
             throw .unopenableDeviceCode

@@ -79,7 +79,7 @@ extension GrantEndpoints {
     func openRefreshToken(_ sealed: String, for provider: Provider, from request: HTTPRequest)
         throws(GrantError) -> (opened: OpenedToken, legacy: LegacyFormat?)
     {
-        if let opened = try openNatively(sealed, for: provider, kind: .refreshToken) {
+        if let opened = try sealer.openNatively(sealed, for: provider, kind: .refreshToken) {
             return (opened, nil)
         }
         guard !provider.legacyDecoders.isEmpty else {
@@ -207,7 +207,7 @@ private final class RefreshAttempt: Sendable {
                 return (response, opened.grant)
             }
             let grant = try endpoints.families.refreshedGrant(family, thumbprint: binding)
-            let answer = try endpoints.seal(rotated ?? raw, for: provider, grant: grant)
+            let answer = try endpoints.sealer.seal(rotated ?? raw, for: provider, grant: grant)
             let response = GrantEndpoints.success(
                 endpoints.families.withLifetime(tokens, grant: grant, provider: provider),
                 refreshToken: answer)

@@ -213,7 +213,7 @@ extension GrantEndpoints {
         // store's ring). An answer that does not seal frees the key: a waiter then calls
         // the provider. A settle that fails leaves nothing kept; the store reports its own
         // failures.
-        let context = Self.context(provider, kind: .keptAnswer)
+        let context = TokenSealer.context(provider, kind: .keptAnswer)
         let keepFor = answer.isKept(refusals: refusals) ? replayWindow : .zero
         guard
             let byteCount = try? keyRing.sealedByteCount(
@@ -234,7 +234,7 @@ extension GrantEndpoints {
     private func openKept(_ sealed: [UInt8], key: StateKey, provider: Provider) -> KeptAnswer? {
         guard sealed.first == Self.sealedKeptAnswerVersion,
             let opened = try? keyRing.open(
-                sealedBytes: sealed, context: Self.context(provider, kind: .keptAnswer))
+                sealedBytes: sealed, context: TokenSealer.context(provider, kind: .keptAnswer))
         else { return nil }
         return KeptAnswer(plaintext: opened.plaintext, boundTo: key)
     }

@@ -54,7 +54,7 @@ extension GrantEndpoints {
                     var grant: SealedGrant?
                     if let raw = tokens.refreshToken {
                         let family = try families.newGrant(thumbprint: binding)
-                        sealed = try seal(raw, for: provider, grant: family)
+                        sealed = try sealer.seal(raw, for: provider, grant: family)
                         grant = family
                     }
                     return Self.success(

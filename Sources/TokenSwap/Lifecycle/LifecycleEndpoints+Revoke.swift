@@ -80,7 +80,7 @@ extension LifecycleEndpoints {
         -> LifecycleToken
     {
         do {
-            let opened = try keyRing.open(token, context: GrantEndpoints.context(provider))
+            let opened = try keyRing.open(token, context: TokenSealer.context(provider))
             guard let raw = opened.plaintextString else { return .accessToken(token) }
             return .refreshToken(raw)
         } catch .invalidToken {
@@ -102,7 +102,7 @@ extension LifecycleEndpoints {
         -> (token: OpenedToken, native: Bool)?
     {
         do {
-            let opened = try keyRing.open(token, context: GrantEndpoints.context(provider))
+            let opened = try keyRing.open(token, context: TokenSealer.context(provider))
             return opened.plaintextString == nil ? nil : (opened, true)
         } catch .invalidToken {
             guard let opened = legacy.open(token, for: provider), opened.plaintextString != nil
