@@ -129,7 +129,7 @@ import Transport
         #expect(upstream.callCount == 1)
         // The waiter's timer is set for the claim's lapse: upstream deadline plus margin.
         let lapse = Deadline.after(
-            seconds: 2 + GrantEndpoints.replayMarginSeconds, from: fixture.clock.now)
+            seconds: 2 + ReplayWindow.replayMarginSeconds, from: fixture.clock.now)
         #expect(fixture.timers.deadlines == [lapse])
         fixture.clock.advance(seconds: 4)
         fixture.timers.fireDue(at: fixture.clock.now)

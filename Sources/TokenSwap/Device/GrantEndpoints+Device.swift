@@ -79,8 +79,8 @@ extension GrantEndpoints {
         // The code opened and has not expired: the checks a repeat must pass too. A poll
         // answered with tokens is replayed to a repeat of the same code (CONTRACT §12);
         // nothing else a poll answers is kept, so a pending code polls on as before.
-        return try await replaying(
-            replayKey(sealed, opened: identity, provider: provider), provider: provider,
+        return try await replay.replaying(
+            replay.key(sealed, opened: identity, provider: provider), provider: provider,
             provedBy: binding, refusals: false
         ) { [self] () async throws(GrantError) in
             try await pollUpstream(

@@ -140,8 +140,8 @@ private final class RefreshAttempt: Sendable {
     /// The kept answer, the answer of the call in flight, or the provider call
     /// (CONTRACT §12).
     func replay() {
-        endpoints.replaying(
-            endpoints.replayKey(sealed, opened: opened.sealIdentity, provider: provider),
+        endpoints.replay.replaying(
+            endpoints.replay.key(sealed, opened: opened.sealIdentity, provider: provider),
             provider: provider, provedBy: binding, call: { done in self.call(done) },
             replayed: { self.replayed($0) }, completion: finish)
     }

@@ -25,15 +25,11 @@ public final class GrantEndpoints: Sendable {
     let legacy: LegacyTokens
     /// DPoP proofs and binding (CONTRACT §13); nil: no proof is read and nothing binds.
     let dpop: DPoPGate?
-    /// The state that outlives a request (CONTRACT §12): the replay window and single
-    /// flight of refreshes (`GrantEndpoints+Replay`).
+    /// The state that outlives a request (CONTRACT §12): the replay window's, the device
+    /// polls' schedule.
     let state: any StateStore
-    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`; 0: every request calls the provider.
-    let refreshReplaySeconds: Int
-    /// The window's length (`refreshReplaySeconds`); zero: off.
-    let replayWindow: Duration
-    /// How long a refresh's claim holds (`GrantEndpoints+Replay`).
-    let inFlightFor: Duration
+    /// Single flight and the replay window of refreshes and device polls (CONTRACT §12).
+    let replay: ReplayWindow
     /// The wall clock (`unixClock`): a family's start, a device code's expiry, an
     /// introspected token's `exp`; injected by tests.
     let clock: WallClock
@@ -44,8 +40,6 @@ public final class GrantEndpoints: Sendable {
     let families: GrantFamilies
     /// The calls to the provider (CONTRACT §2's rows, the outcome counted).
     let upstream: ProviderCall
-    /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
-    let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
 
     /// - Parameters:
     ///   - state: nil: a `MemoryStateStore` of the default size, counting into `metrics`.
@@ -67,13 +61,12 @@ public final class GrantEndpoints: Sendable {
         self.deviceLimit = deviceLimit
         self.legacy = LegacyTokens(failureLimit: legacyFailureLimit, metrics: metrics)
         self.dpop = dpop
-        // Clamped as the setting is (CONTRACT §12: 0 to 600 s).
-        self.refreshReplaySeconds = min(max(0, refreshReplaySeconds), 600)
-        self.replayWindow = .seconds(self.refreshReplaySeconds)
-        self.inFlightFor = Self.inFlightFor(upstreamTimeoutSeconds: upstreamTimeoutSeconds)
         let state =
             state ?? MemoryStateStore(metrics: metrics, replaySeconds: refreshReplaySeconds)
         self.state = state
+        self.replay = ReplayWindow(
+            seconds: refreshReplaySeconds, upstreamTimeoutSeconds: upstreamTimeoutSeconds,
+            state: state, keyRing: keyRing, metrics: metrics)
         self.sealer = TokenSealer(keyRing: keyRing, metrics: metrics)
         let clock = WallClock(unixClock)
         self.clock = clock

@@ -2,8 +2,8 @@ import HTTPCore
 import Sealing
 import Transport
 
-/// The retry-safe refresh (CONTRACT §12): single flight and the replay window, through the
-/// state store. Every refresh path and every device poll goes through here after its sealed
+/// The retry-safe refresh (CONTRACT §12), a collaborator of every refresh path and device
+/// poll: single flight and the replay window, through the state store. Every refresh path and every device poll goes through here after its sealed
 /// value opened and passed the checks a repeat must pass too (the seam: checks that refuse
 /// a request, such as a proof of possession or a revoked grant, run before `replaying`, so
 /// a kept answer is never handed to a request the first one would not have been).
@@ -11,7 +11,34 @@ import Transport
 /// The store keys the sealed value by its digest (`StateKey`), never the value; the kept
 /// answer is sealed (`KeptAnswer`). Swaps never come here: a code is single-use (RFC 6749
 /// §4.1.2) and a repeat must fail as the provider says.
-extension GrantEndpoints {
+final class ReplayWindow: Sendable {
+    /// Where claims and kept answers live (memory, or the shared store of §12).
+    let state: any StateStore
+    /// Kept answers are sealed under the active key (`SealedKind.keptAnswer`).
+    let keyRing: KeyRing
+    let metrics: ServiceMetrics
+    /// `TOKENSWAP_REFRESH_REPLAY_SECONDS`, clamped to 0…600; 0: every request calls the
+    /// provider.
+    let seconds: Int
+    /// The window's length (`seconds`); zero: off.
+    let window: Duration
+    /// How long a refresh's claim holds, and how long a waiter waits.
+    let inFlightFor: Duration
+    /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
+    let replayCounters = CounterCache<ServiceMetrics.ReplayKey>()
+
+    init(
+        seconds: Int, upstreamTimeoutSeconds: Double, state: any StateStore, keyRing: KeyRing,
+        metrics: ServiceMetrics
+    ) {
+        self.seconds = min(max(0, seconds), 600)
+        self.window = .seconds(self.seconds)
+        self.inFlightFor = Self.inFlightFor(upstreamTimeoutSeconds: upstreamTimeoutSeconds)
+        self.state = state
+        self.keyRing = keyRing
+        self.metrics = metrics
+    }
+
     /// How long a claim holds before it frees itself, and how long a waiter waits
     /// (`inFlightFor`): the provider call's own deadline, and a margin for sealing and the
     /// store.
@@ -27,10 +54,10 @@ extension GrantEndpoints {
     /// the key ring opened is named by its `SealIdentity` (the parts its tag authenticated:
     /// as unique as its text, and cheaper to digest); any other (a legacy format's, CONTRACT
     /// §9) by its whole text.
-    func replayKey(_ sealed: String, opened identity: SealIdentity?, provider: Provider)
+    func key(_ sealed: String, opened identity: SealIdentity?, provider: Provider)
         -> StateKey?
     {
-        guard refreshReplaySeconds > 0 else { return nil }
+        guard seconds > 0 else { return nil }
         if let identity { return StateKey(.refresh, scope: provider.name, seal: identity) }
         return StateKey(.refresh, scope: provider.name, value: sealed)
     }
@@ -214,7 +241,7 @@ extension GrantEndpoints {
         // the provider. A settle that fails leaves nothing kept; the store reports its own
         // failures.
         let context = TokenSealer.context(provider, kind: .keptAnswer)
-        let keepFor = answer.isKept(refusals: refusals) ? replayWindow : .zero
+        let keepFor = answer.isKept(refusals: refusals) ? window : .zero
         guard
             let byteCount = try? keyRing.sealedByteCount(
                 plaintextCount: answer.plaintextByteCount, context: context)
