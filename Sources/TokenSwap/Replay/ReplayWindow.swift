@@ -21,7 +21,7 @@ final class ReplayWindow: Sendable {
     /// provider.
     let seconds: Int
     /// The window's length (`seconds`); zero: off.
-    let window: Duration
+    var window: Duration { .seconds(seconds) }
     /// How long a refresh's claim holds, and how long a waiter waits.
     let inFlightFor: Duration
     /// `tokenswap_refresh_replays_total`'s series, kept (`ServiceMetrics+Replay`).
@@ -32,7 +32,6 @@ final class ReplayWindow: Sendable {
         metrics: ServiceMetrics
     ) {
         self.seconds = min(max(0, seconds), 600)
-        self.window = .seconds(self.seconds)
         self.inFlightFor = Self.inFlightFor(upstreamTimeoutSeconds: upstreamTimeoutSeconds)
         self.state = state
         self.keyRing = keyRing

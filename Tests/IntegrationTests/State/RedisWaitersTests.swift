@@ -94,14 +94,19 @@ import Transport
             #expect(try F.body(answer)["error"] == .string("temporarily_unavailable"))
         }
 
-        // The 256 waiters over a window of a second: at most 10 commands a second for the
-        // token they wait on (and so far fewer per waiting request), plus one for the
-        // window's edges.
+        // The 256 waiters until the store has seen ten of their commands: at most 10
+        // commands a second for the token they wait on (and so far fewer per waiting
+        // request), plus one for the window's edges. The count and its time are read
+        // together, when the tenth command has come (an event, not a length of time).
         try await Self.resetCommandCounts(probe)
         let start = Deadline.now
-        try await Task.sleep(for: .seconds(1))
-        let commands = try await Self.commandCount(probe)
-        let elapsed = Deadline.now.duration(since: start)
+        var commands = 0
+        var elapsed = Duration.zero
+        try await pollUntil(every: .milliseconds(20), within: .seconds(20)) {
+            commands = try await Self.commandCount(probe)
+            elapsed = Deadline.now.duration(since: start)
+            return commands >= 10
+        }
         let seconds =
             Double(elapsed.components.seconds)
             + Double(elapsed.components.attoseconds) / 1e18
