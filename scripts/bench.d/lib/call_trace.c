@@ -7,8 +7,10 @@
 // SIGUSR1 starts a recording (empty); SIGUSR2 stops it and writes the records to
 // $TOKENSWAP_CALL_TRACE.part, renamed to $TOKENSWAP_CALL_TRACE when complete (raw: three
 // little-endian u64 per record; empty if the buffer overflowed). tokenswap handles
-// neither signal. Nothing here allocates or locks: safe in a signal handler and on any
-// thread.
+// neither signal; without $TOKENSWAP_CALL_TRACE nothing is installed. The hook and the
+// handlers allocate nothing and take no lock: safe in a signal handler and on any thread.
+// Addresses are taken relative to __executable_start: the executable is position-
+// independent and linked at 0, so they are the addresses llvm-symbolizer reads.
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
