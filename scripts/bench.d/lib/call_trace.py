@@ -74,26 +74,23 @@ demangled = subprocess.run([f"{toolchain}/swift-demangle", "--simplified"], inpu
 readable = dict(zip(linkage, demangled))
 
 
-def place_of(file):
-    """(place, file under Sources/), or None for code that is not the checkout's."""
+Function = collections.namedtuple("Function", "place file name product")
+
+
+def function_at(name, file):
+    """The place of code in the checkout (None for the rest), its file under Sources/."""
+    name = readable.get(name, name)
     if not file.startswith(sources) or "/.build" in file or "/checkouts/" in file:
-        return None
+        return Function(None, file, name, False)
     rest = file[len(sources):]
     target, _, inner = rest.partition("/")
     if target == "TokenSwap":
-        return (inner.rpartition("/")[0] or ".", rest)
-    return (target, rest)
+        return Function(inner.rpartition("/")[0] or ".", rest, name, True)
+    return Function(target, rest, name, False)
 
 
-Function = collections.namedtuple("Function", "place file name")
-functions = {}
-for address, (name, file) in located.items():
-    place = place_of(file)
-    functions[address] = Function(place[0] if place else None, place[1] if place else file,
-                                  readable.get(name, name))
-targets = {"COpenSSL", "CPosix", "ClientStream", "HTTPClient", "HTTPCore", "HTTPServer", "RESPClient",
-           "Sealing", "TLS", "Transport", "tokenswap"}
-product = lambda f: f.place is not None and f.place not in targets
+functions = {address: function_at(name, file) for address, (name, file) in located.items()}
+product = lambda f: f.product
 
 
 def is_closure(name):
