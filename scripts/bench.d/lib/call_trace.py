@@ -18,7 +18,10 @@ binary's debug information (llvm-symbolizer, swift-demangle).
   returns      recovered from the frame pointers: an entry at a frame at or below an
                earlier frame of its thread (the stack grows down) means the earlier
                function has returned, and each caller that those returns uncover ran
-               again, in order, before the new entry.
+               again, in order, before the new entry. Threads (the event loop, a task on
+               the cooperative pool) each have their stack; a thread's returns are placed
+               right after its latest entry of code with a place, so a handoff between
+               threads gives one order however the scheduler interleaved the unwinding.
   the request  timers that fire while it runs (whatever runs under the event loop's
                `runDueTimers`: the idle sweep, other connections' deadlines) are not its
                work and are left out; the events before the server's first and after its
@@ -102,8 +105,9 @@ def is_closure(name):
 def analyse(run):
     """The request's events [(kind, Function)] and the stack at Connection.respond."""
     stacks = collections.defaultdict(list)  # thread -> [(frame, Function, under a timer)]
-    events, at_respond = [], None
-    for address, frame, thread in run:
+    last = {}  # thread -> the index of its latest entry of code with a place
+    keyed, at_respond = [], None  # [(position, kind, Function)]
+    for index, (address, frame, thread) in enumerate(run):
         stack = stacks[thread]
         uncovered = []
         while stack and stack[-1][0] <= frame:
@@ -112,14 +116,26 @@ def analyse(run):
                 uncovered.append(stack[-1])
         function = functions[address]
         timer = bool(stack and stack[-1][2]) or function.name == "EventLoop.runDueTimers()"
+        # Returns are seen only at the thread's next entry, which may come after other
+        # threads ran (a task started on the cooperative pool while the loop unwinds, or
+        # the loop preempted): they are placed right after this thread's latest entry of
+        # code with a place. Nothing of the thread's with a place ran in between, so its
+        # own order is kept, and the order no longer hangs on which thread ran first.
+        position = last.get(thread, index) + 0.5
         for _, caller, under_timer in uncovered:
-            if caller.place and not under_timer and (not events or events[-1][1] is not caller):
-                events.append(("return", caller))
+            if caller.place and not under_timer:
+                keyed.append((position, "return", caller))
         stack.append((frame, function, timer))
         if function.place and not timer:
-            events.append(("enter", function))
+            keyed.append((index, "enter", function))
+        if function.place:
+            last[thread] = index
         if at_respond is None and function.place == "HTTPServer" and function.name == "Connection.respond(_:)":
             at_respond = [f for _, f, _ in stack]
+    events = []
+    for _, kind, function in sorted(keyed, key=lambda k: k[0]):  # stable: a thread's returns keep their order
+        if kind == "enter" or not events or events[-1][1] is not function:
+            events.append((kind, function))
     server = [i for i, (_, f) in enumerate(events) if f.place == "HTTPServer"]
     return events[server[0]:server[-1] + 1] if server else events, at_respond
 
