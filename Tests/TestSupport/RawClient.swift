@@ -83,7 +83,7 @@ public final class RawClient: @unchecked Sendable {
         try await offPool {
             for byte in text.utf8 {
                 try self.sendNow([byte])
-                Thread.sleep(forTimeInterval: pauseSeconds)
+                Thread.sleep(forTimeInterval: pauseSeconds)  // time is the test: a slow client
             }
         }
     }

@@ -84,8 +84,10 @@ import Transport
         #expect(try first.result.get().status == .ok)
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
-        for connection in pooled { await UpstreamConnectionTests.hideTheCloseFromTheLoop(connection) }
-        try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
+        for connection in pooled {
+            await UpstreamConnectionTests.hideTheCloseFromTheLoop(connection)
+            try await UpstreamConnectionTests.awaitTheServersClose(connection)
+        }
 
         let second = await Self.send(
             client,

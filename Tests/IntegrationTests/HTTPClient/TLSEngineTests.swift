@@ -165,11 +165,12 @@ import Testing
         let stub = try await UpstreamStub.start(tls: "good", arguments: ["--close-after", "1"])
         let client = try Self.client()
         defer { client.shutdown() }
+        let pool = client.pool(for: try UpstreamURL("https://localhost:\(stub.port)").origin)
         for _ in 0..<5 {
             _ = try await Self.get(client, port: stub.port)
-            // The stub closes after each response: the next request takes a new
-            // connection and a new session.
-            try await Task.sleep(for: .milliseconds(50))
+            // The stub closes after each response: once the idle watch has retired the
+            // connection, the next request takes a new connection and a new session.
+            try await pollUntil(every: .milliseconds(5)) { pool.idleConnections.isEmpty }
         }
         #expect(client.tlsContext.internalCacheSessionCount == 0)
     }
