@@ -20,8 +20,8 @@ import TokenSwapClient
             }
             // The one refresh is held until all 50 have called (a caller that reached the
             // session after its answer would take the stored token: one refresh either way).
-            while await fixture.server.count("/v1/refresh") == 0 { await Task.yield() }
-            while await callers.count < 50 { await Task.yield() }
+            await waitUntil { await fixture.server.count("/v1/refresh") == 1 }
+            await waitUntil { await callers.count == 50 }
             await gate.open()
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -66,7 +66,7 @@ import TokenSwapClient
             await store.note("handed out \(token)")
             return token
         }
-        while await callers.count < 1 { await Task.yield() }
+        await waitUntil { await callers.count == 1 }
         #expect(await store.log == [])
         await gate.open()
         #expect(try await first.value == "access-1")
