@@ -84,7 +84,8 @@ public enum Loopback {
     /// arrived), looked at without reading: `poll` with `POLLRDHUP`, no wait. For a test
     /// waiting for a server's close that the code under test is kept from seeing.
     public static func peerHasClosed(_ fd: Int32) -> Bool {
-        let peerClosedWriting: Int16 = 0x2000  // POLLRDHUP (Linux; glibc hides it without _GNU_SOURCE)
+        // POLLRDHUP (Linux), which glibc declares only with _GNU_SOURCE.
+        let peerClosedWriting: Int16 = 0x2000
         var entry = pollfd(fd: fd, events: peerClosedWriting, revents: 0)
         guard poll(&entry, 1, 0) == 1 else { return false }
         return entry.revents & (peerClosedWriting | Int16(POLLHUP)) != 0

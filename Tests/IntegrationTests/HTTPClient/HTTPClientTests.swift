@@ -42,7 +42,8 @@ import Transport
         let started = ContinuousClock.now
         await #expect(throws: HTTPClientError.timeout(.exchange)) {
             _ = try await client.send(
-                HTTPClientRequest(method: .post, url: base + "/slow?ms=120000"), timeoutSeconds: 0.3)
+                HTTPClientRequest(method: .post, url: base + "/slow?ms=120000"),
+                timeoutSeconds: 0.3)
         }
         // Far below the server's 120 s, with all the room a loaded machine needs.
         #expect(ContinuousClock.now - started < .seconds(60))

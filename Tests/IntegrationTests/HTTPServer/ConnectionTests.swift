@@ -26,7 +26,8 @@ import Testing
         try await TestServer.with(router: hold.router) { _, port in
             let client = try RawClient(port: port)
             try await client.send(
-                "GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+                "GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
             // The first is slow for as long as the test likes: held until the others are
             // surely in the server's hands.
