@@ -131,6 +131,12 @@ import Testing
         var served: [RawClient] = []
         var waiting: [RawClient] = []
         defer { clients.removeAll() }
+        // The server is answering once one answer is in; then each client gets 0.3 s to
+        // show it was served (one served but slow to answer only joins the waiting ones,
+        // which are read to the end below and let go one by one).
+        try await pollUntil(every: .milliseconds(10)) {
+            clients.contains { Loopback.hasBytesToRead($0.fd) }
+        }
         for client in clients {
             if (try? await client.readResponse().statusCode) == 200 {
                 served.append(client)
@@ -151,7 +157,9 @@ import Testing
         // Descriptors come back when clients leave; the waiting ones are then served.
         clients.removeAll()
         served.removeAll()
-        for client in waiting {
+        while !waiting.isEmpty {
+            // Let go once answered: its descriptor is then free for the next.
+            let client = waiting.removeFirst()
             #expect(try await client.readResponseEventually(seconds: 30).statusCode == 200)
         }
         process.signal(SIGTERM)
