@@ -15,7 +15,7 @@ import Testing
         return try HTTPClient(configuration: configuration)
     }
 
-    static func get(_ client: HTTPClient, _ url: String, timeoutSeconds: Double = 5) async throws
+    static func get(_ client: HTTPClient, _ url: String, timeoutSeconds: Double = 30) async throws
         -> String
     {
         let response = try await client.send(

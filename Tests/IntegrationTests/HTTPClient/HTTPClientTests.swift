@@ -16,7 +16,7 @@ import Transport
         let request = try HTTPClientRequest(
             method: .post, url: "http://127.0.0.1:\(stub.port)/echo?x=1", headers: headers,
             body: Array("grant_type=authorization_code".utf8))
-        let response = try await client.send(request, timeoutSeconds: 5)
+        let response = try await client.send(request, timeoutSeconds: 30)
         #expect(response.status.code == 200)
         #expect(
             String(decoding: response.body, as: UTF8.self)
@@ -28,7 +28,7 @@ import Transport
         let client = try HTTPClient()
         defer { client.shutdown() }
         let response = try await client.send(
-            HTTPClientRequest(method: .get, url: "http://[::1]:\(stub.port)/ok"), timeoutSeconds: 5)
+            HTTPClientRequest(method: .get, url: "http://[::1]:\(stub.port)/ok"), timeoutSeconds: 30)
         #expect(response.body == Array("hello".utf8))
     }
 
@@ -48,7 +48,7 @@ import Transport
         // Far below the server's 120 s, with all the room a loaded machine needs.
         #expect(ContinuousClock.now - started < .seconds(60))
         let count = try await client.send(
-            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 30)
         #expect(String(decoding: count.body, as: UTF8.self) == "2")
     }
 
@@ -76,7 +76,7 @@ import Transport
         defer { client.shutdown() }
         do {
             _ = try await client.send(
-                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 5
+                HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(port)/"), timeoutSeconds: 30
             )
             Issue.record("a closed port answered")
         } catch {

@@ -17,7 +17,7 @@ import Testing
         -> HTTPResponse
     {
         let request = try HTTPClientRequest(method: .get, url: "https://\(host):\(port)/ok")
-        return try await client.send(request, timeoutSeconds: 5)
+        return try await client.send(request, timeoutSeconds: 30)
     }
 
     static func tlsFailure(
@@ -130,7 +130,7 @@ import Testing
     {
         let request = try HTTPClientRequest(
             method: .get, url: "https://localhost:\(port)\(path)")
-        return try await client.send(request, timeoutSeconds: 5)
+        return try await client.send(request, timeoutSeconds: 30)
     }
 
     /// A close-delimited response ended by a bare TCP close, no close_notify (RFC 8446

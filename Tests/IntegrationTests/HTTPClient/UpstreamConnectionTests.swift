@@ -39,9 +39,9 @@ import Testing
         let connection: UpstreamConnection
         let wire = Array("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
 
-        /// Five seconds from now, for each step on its own: a deadline made once would
+        /// Thirty seconds from now, for each step on its own: a deadline made once would
         /// count the stub's start (seconds on a loaded machine) and the tests' waits.
-        var deadline: Deadline { .after(seconds: 5) }
+        var deadline: Deadline { .after(seconds: 30) }
 
         init(stubArguments: [String] = []) async throws {
             stub = try await UpstreamStub.start(arguments: stubArguments)
@@ -50,7 +50,7 @@ import Testing
             let pool = ConnectionPool(origin: origin, maxConnections: 1, maxWaiters: 0)
             do {
                 connection = try await client.open(
-                    pool, on: client.group.next(), deadline: .after(seconds: 5))
+                    pool, on: client.group.next(), deadline: .after(seconds: 30))
             } catch {
                 client.shutdown()
                 throw error
@@ -73,7 +73,7 @@ import Testing
         defer { client.shutdown() }
         let url = "\(tls ? "https" : "http")://localhost:\(stub.port)"
         let first = try await client.send(
-            HTTPClientRequest(method: .post, url: url + "/ok"), timeoutSeconds: 5)
+            HTTPClientRequest(method: .post, url: url + "/ok"), timeoutSeconds: 30)
         #expect(first.body == Array("hello".utf8))
         let pool = client.pool(for: try UpstreamURL(url).origin)
         let pooled = pool.idleConnections
@@ -90,7 +90,7 @@ import Testing
 
         let second = try await client.send(
             HTTPClientRequest(method: .post, url: url + "/echo", body: Array("once".utf8)),
-            timeoutSeconds: 5)
+            timeoutSeconds: 30)
         #expect(String(decoding: second.body, as: UTF8.self) == "POST /echo\nonce")
         #expect(pool.idleConnections.allSatisfy { idle in !pooled.contains { $0 === idle } })
     }
@@ -160,10 +160,10 @@ import Testing
         let base = "http://127.0.0.1:\(stub.port)"
         await #expect(throws: HTTPClientError.self) {
             _ = try await client.send(
-                HTTPClientRequest(method: .post, url: base + "/truncated"), timeoutSeconds: 5)
+                HTTPClientRequest(method: .post, url: base + "/truncated"), timeoutSeconds: 30)
         }
         let count = try await client.send(
-            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 5)
+            HTTPClientRequest(method: .get, url: base + "/accepts"), timeoutSeconds: 30)
         #expect(String(decoding: count.body, as: UTF8.self) == "2")
     }
 }

@@ -16,7 +16,7 @@ import Transport
 @Suite(.resourceClass(.deadlines)) struct RESPClientFaultTests {
     static let group = EventLoopGroup(loopCount: 1)
 
-    private func client(port: UInt16, timeout: Duration = .seconds(2)) throws -> RESPClient {
+    private func client(port: UInt16, timeout: Duration = .seconds(30)) throws -> RESPClient {
         try RESPClient(
             endpoint: RESPEndpoint(url: "redis://127.0.0.1:\(port)"), loops: Self.group,
             timeout: timeout)

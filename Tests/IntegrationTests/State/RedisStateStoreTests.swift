@@ -20,7 +20,7 @@ import Transport
 
     /// A store (one copy's view) of `redis`.
     static func store(
-        _ redis: RedisServer, password: String? = nil, timeout: Duration = .seconds(2)
+        _ redis: RedisServer, password: String? = nil, timeout: Duration = .seconds(30)
     )
         throws -> (RedisStateStore, RESPClient)
     {

@@ -34,7 +34,7 @@ import Testing
                     method: .post, origin: frontOrigin, target: path,
                     headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
                     body: Array(body.utf8)),
-                timeoutSeconds: 5)
+                timeoutSeconds: 30)
         }
 
         func authorizeCode() async throws -> String {
@@ -42,7 +42,7 @@ import Testing
                 HTTPClientRequest(
                     method: .get, origin: providerOrigin,
                     target: "/sandbox/authorize?redirect_uri=myapp%3A%2F%2Fcallback&state=st"),
-                timeoutSeconds: 5)
+                timeoutSeconds: 30)
             #expect(response.status.code == 302)
             return try #require(try GrantEndpointsSocketTests.redirectParameters(response)["code"])
         }
@@ -54,7 +54,7 @@ import Testing
     }
 
     static func stack(
-        limits: SandboxLimits = SandboxLimits(), timeoutSeconds: Double = 5,
+        limits: SandboxLimits = SandboxLimits(), timeoutSeconds: Double = 30,
         tokenURL: ((UInt16) -> String)? = nil
     ) async throws -> Stack {
         let template = try F.provider()

@@ -79,7 +79,7 @@ import Testing
         writer.gate.signal()
         let queue = LogLineQueue(write: { writer.write($0) }, notice: { _ in })
         for index in 0..<2000 { queue.enqueue("line \(index)\n") }
-        queue.flush(timeoutSeconds: 5)
+        queue.flush(timeoutSeconds: 30)
         #expect(writer.lines.map(String.init) == (0..<2000).map { "line \($0)" })
         #expect(queue.droppedLines == 0)
     }
