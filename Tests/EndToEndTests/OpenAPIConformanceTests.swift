@@ -292,7 +292,7 @@ import Testing
             return draining?.status != 200
         }
         record("GET", "/readyz", try #require(draining))
-        #expect(try await sandbox.exitStatus(withinSeconds: 15) == 0)
+        #expect(try await sandbox.exitStatus(withinSeconds: 30) == 0)
         expectNoSecrets(in: [sandbox.output], [sandboxSecret, code])
 
         try await Self.deviceOutcomes(record)

@@ -69,7 +69,7 @@ import Testing
         #expect(missing.statusCode == 404)
         #expect(missing.bodyText.hasPrefix(#"{"error":"not_found","error_description":""#))
         process.signal(SIGINT)
-        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 30) == 0)
     }
 
     @Test func sigtermDrainsARequestInFlightThenExitsZero() async throws {
@@ -97,7 +97,7 @@ import Testing
         #expect(response.statusCode == 200)
         #expect(response.header("Connection") == "close")
         #expect(try await inFlight.readsEOF())
-        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 30) == 0)
     }
 
     /// CPU seconds the process has used (utime + stime from /proc/PID/stat).
@@ -163,6 +163,6 @@ import Testing
             #expect(try await client.readResponseEventually(seconds: 30).statusCode == 200)
         }
         process.signal(SIGTERM)
-        #expect(await Self.exitStatus(of: process, withinSeconds: 5) == 0)
+        #expect(await Self.exitStatus(of: process, withinSeconds: 30) == 0)
     }
 }
