@@ -98,7 +98,9 @@ import TokenSwapClient
     }
 }
 
-/// The real clock, writing down every wait it is asked for.
+/// The real clock, writing down every wait it is asked for. Its waits are real because
+/// time itself is what is tested: the real binary answers a poll that comes sooner than
+/// the interval with `slow_down`.
 final class RecordingClock: SessionClock {
     private let clock = MonotonicSessionClock()
     private let recorded = Mutex<[Double]>([])

@@ -1,7 +1,8 @@
 import Testing
 import TokenSwapClient
 
-/// The default clock: seconds that only go forward, and a sleep that lasts.
+/// The default clock: seconds that only go forward, and a sleep that lasts. Time itself
+/// is what is tested: the clock's own sleeps, not waits for anything else.
 @Suite(.resourceClass(.integration)) struct MonotonicSessionClockTests {
     @Test func countsSecondsAndSleeps() async throws {
         let clock = MonotonicSessionClock()
