@@ -26,10 +26,6 @@ package final class RedisStateStore: StateStore {
     /// Where `awaitAnswer`'s pollers wait between looks (a timer, never a blocked loop).
     let loops: EventLoopGroup
     private let scripts = ScriptDigests()
-
-    /// Whether `SCRIPT LOAD` has told this copy `script`'s digest (later calls then run
-    /// it by `EVALSHA`): what a test waits for.
-    func knowsDigest(of script: StateScript) -> Bool { scripts.digest(of: script) != nil }
     /// This copy's requests waiting on refreshes in flight, one poller per waited key
     /// (`StoreWaiters`).
     let waiters: StoreWaiters
@@ -314,6 +310,10 @@ package final class RedisStateStore: StateStore {
             completion(result.mapError { StateStoreError(operation: operation, reason: "\($0)") })
         }
     }
+
+    /// Whether `SCRIPT LOAD` has told this copy `script`'s digest (later calls then run
+    /// it by `EVALSHA`): what a test waits for.
+    func knowsDigest(of script: StateScript) -> Bool { scripts.digest(of: script) != nil }
 
     /// `SCRIPT LOAD`: learns `script`'s digest (40 hex digits) for `EVALSHA`.
     private func load(_ script: StateScript) {
