@@ -179,6 +179,12 @@ final class ConnectionPool: Sendable {
     /// The idle connections, most recently used last.
     var idleConnections: [UpstreamConnection] { state.withLock { $0.idle } }
 
+    /// Slots taken (open connections and openings) and requests waiting for one: what a
+    /// test waits on.
+    var usage: (slotsInUse: Int, waiters: Int) {
+        state.withLock { ($0.slotsInUse, $0.waiters.count) }
+    }
+
     /// The TLS session to offer on the next connection (RFC 8446 §2.2).
     var session: TLSSession? {
         get { state.withLock { $0.session } }

@@ -27,6 +27,9 @@ final class BodyBudget: Sendable {
         return true
     }
 
+    /// Bytes reserved right now.
+    var reserved: Int { inFlight.load(ordering: .relaxed) }
+
     func release(_ bytes: Int) {
         guard bytes > 0 else { return }
         inFlight.subtract(bytes, ordering: .relaxed)

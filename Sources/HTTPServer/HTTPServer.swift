@@ -178,6 +178,10 @@ public final class HTTPServer: Sendable {
         openConnections.current + ownCounters.withLock { $0.reduce(0) { $0 + $1.current } }
     }
 
+    /// Request bytes held right now against `maxBodyBytesInFlight` (heads waiting for
+    /// more, bodies being read), over all listeners: what a test waits on.
+    package var bodyBytesInFlight: Int { bodyBudget.reserved }
+
     /// True once `shutdown` has stopped the listeners and queued every loop's drain: a
     /// loop busy in a handler begins draining when that handler returns.
     package var isDraining: Bool { drainQueued.load(ordering: .acquiring) }

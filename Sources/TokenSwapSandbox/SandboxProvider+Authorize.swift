@@ -64,7 +64,7 @@ extension SandboxProvider {
         let grant = CodeGrant(
             clientID: clientID, redirectURI: query["redirect_uri"], challenge: challenge,
             scope: query["scope"] ?? "sandbox", issuedFamily: nil)
-        let now = Deadline.now
+        let now = clock()
         state.withLock {
             $0.codes.insert(
                 grant, for: code,

@@ -56,7 +56,7 @@ extension SandboxProvider {
         let grant = DeviceGrant(
             clientID: client.clientID, scope: scope, userCode: userCode, decision: .pending,
             magic: SandboxDeviceScope.requested(in: scope))
-        let now = Deadline.now
+        let now = clock()
         let expiresAt = Deadline.after(seconds: Double(limits.deviceCodeLifetimeSeconds), from: now)
         state.withLock {
             $0.deviceGrants.insert(grant, for: deviceCode, expiresAt: expiresAt, now: now)
@@ -96,7 +96,7 @@ extension SandboxProvider {
         guard let deviceCode, !deviceCode.isEmpty else {
             return Self.oauthError(.badRequest, "invalid_request", "device code is missing")
         }
-        let now = Deadline.now
+        let now = clock()
         return state.withLock { state -> HTTPResponse in
             let grant: DeviceGrant
             switch state.deviceGrants.lookup(deviceCode, now: now) {
@@ -167,7 +167,7 @@ extension SandboxProvider {
     func decide(userCode typed: String, approve: Bool) -> Bool {
         let userCode = Self.normalisedUserCode(typed)
         guard userCode.count == 8 else { return false }
-        let now = Deadline.now
+        let now = clock()
         return state.withLock { state in
             guard case .live(let deviceCode) = state.userCodes.lookup(userCode, now: now),
                 case .live(let grant) = state.deviceGrants.lookup(deviceCode, now: now),

@@ -15,7 +15,7 @@ extension SandboxProvider {
             return .now(Self.l2pStatus("error: refresh token missing."))
         }
         if let failure = magicFailure(token) { return failure }
-        let now = Deadline.now
+        let now = clock()
         state.withLock { state in
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
@@ -35,7 +35,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = Deadline.now
+        let now = clock()
         let grant: AccessGrant? = state.withLock { state in
             guard case .live(let grant) = state.accessTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
@@ -45,7 +45,7 @@ extension SandboxProvider {
         guard let grant else {
             return .now(Self.l2pStatus("ok", [.init("state", .string("invalid"))]))
         }
-        let left = max(0, grant.expiresAt - Int(time(nil)))
+        let left = max(0, grant.expiresAt - Int(wallClock.now()))
         return .now(
             Self.l2pStatus(
                 "ok",

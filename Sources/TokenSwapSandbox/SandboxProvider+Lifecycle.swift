@@ -18,7 +18,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = Deadline.now
+        let now = clock()
         state.withLock { state in
             if case .live(let grant) = state.refreshTokens.lookup(token, now: now),
                 grant.clientID == client.clientID
@@ -43,7 +43,7 @@ extension SandboxProvider {
         case .asked(let asked, let authenticated): (token, client) = (asked, authenticated)
         case .answered(let answer): return answer
         }
-        let now = Deadline.now
+        let now = clock()
         let members: [JSONValue.Member]? = state.withLock { state in
             if case .live(let grant) = state.accessTokens.lookup(token, now: now),
                 grant.clientID == client.clientID

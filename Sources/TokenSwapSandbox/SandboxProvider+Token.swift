@@ -140,7 +140,7 @@ extension SandboxProvider {
                         expiresInAsString: code == SandboxMagicValue.stringExpiry)
                 })
         }
-        let now = Deadline.now
+        let now = clock()
         return .now(
             state.withLock { state -> HTTPResponse in
                 guard case .live(let grant) = state.codes.lookup(code, now: now) else {
@@ -187,7 +187,7 @@ extension SandboxProvider {
             }
             return failure(magic)
         }
-        let now = Deadline.now
+        let now = clock()
         return .now(
             state.withLock { state -> HTTPResponse in
                 let grant: RefreshGrant
@@ -269,7 +269,7 @@ extension SandboxProvider {
     func issueTokens(_ state: inout State, client: Client, scope: String, family: UInt64)
         -> HTTPResponse
     {
-        let now = Deadline.now
+        let now = clock()
         let refreshToken = Self.randomValue(prefix: "sbr-")
         state.refreshTokens.insert(
             RefreshGrant(clientID: client.clientID, scope: scope, family: family),
@@ -293,8 +293,8 @@ extension SandboxProvider {
                 state.nextFamily += 1
                 return state.nextFamily
             }()
-        let now = Deadline.now
-        let issuedAt = Int(time(nil))
+        let now = clock()
+        let issuedAt = Int(wallClock.now())
         let lifetime = limits.accessTokenLifetimeSeconds
         state.accessTokens.insert(
             AccessGrant(

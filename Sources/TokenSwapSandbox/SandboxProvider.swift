@@ -1,6 +1,7 @@
 import HTTPCore
 import Synchronization
 import TokenSwap
+import Transport
 
 /// An in-process fake OAuth 2.0 accounts service for `serve --sandbox` and the tests: an
 /// authorize endpoint that mints codes for `curl`, and a token endpoint with client
@@ -85,6 +86,10 @@ package final class SandboxProvider: Sendable {
     }
 
     let limits: SandboxLimits
+    /// Now on the monotonic clock, for every lifetime and limit; injected by tests.
+    let clock: @Sendable () -> Deadline
+    /// Now on the wall clock, for the times a grant states (`iat`, `exp`).
+    let wallClock: WallClock
     let clients: [Client]
     let defaultClientID: String
     let state: Mutex<State>
@@ -103,17 +108,21 @@ package final class SandboxProvider: Sendable {
     ///   - defaultProvider: whose client `authorize` assumes when no `client_id` is given.
     ///   - wrongUserCodeLimit: the verification page's limit, keyed as the service's other
     ///     per-client limits (`ServiceConfiguration.clientRateLimit`); nil: the TCP peer,
-    ///     at `limits.wrongUserCodesPerMinute`.
+    ///     at `limits.wrongUserCodesPerMinute`, on `clock`.
+    ///   - clock, wallClock: the system's clocks unless a test injects its own.
     package init(
         providers: [Provider], defaultProvider: Provider, limits: SandboxLimits = SandboxLimits(),
-        wrongUserCodeLimit: ClientRateLimit? = nil
+        wrongUserCodeLimit: ClientRateLimit? = nil,
+        clock: @escaping @Sendable () -> Deadline = { .now }, wallClock: WallClock = .system
     ) {
         self.limits = limits
+        self.clock = clock
+        self.wallClock = wallClock
         self.wrongUserCodeLimit =
             wrongUserCodeLimit
             ?? ClientRateLimit(
                 perMinute: limits.wrongUserCodesPerMinute, trustedProxies: TrustedProxies([]),
-                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength)
+                ipv6PrefixLength: ConfigurationDefaults.rateLimitIPv6PrefixLength, clock: clock)
         self.clients = providers.map {
             Client(
                 clientID: $0.clientID, secret: Array($0.clientSecret.revealed.utf8),
@@ -124,7 +133,7 @@ package final class SandboxProvider: Sendable {
         self.defaultClientID = defaultProvider.clientID
         self.tokenLimiter = RateLimiter(
             ratePerSecond: limits.tokenRequestsPerSecond, burst: limits.tokenRequestBurst,
-            capacity: 10_000)
+            capacity: 10_000, clock: clock)
         self.state = Mutex(
             State(
                 codes: ExpiringGrantStore(capacity: limits.maxOutstandingCodes),

@@ -30,12 +30,20 @@ import Testing
         var idle: [Int32] = []
         defer { for fd in idle { close(fd) } }
         for _ in 0..<37 { idle.append(try Self.idleConnection(port: server.port)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Until the public listener has paused at its cap (the metric counts the pause).
+        let pauses = #"tokenswap_http_rejections_total{reason="connection_cap"} "#
+        try await pollUntil(every: .milliseconds(20)) {
+            let metrics = try await Exchange.request("GET", "/metrics", port: adminPort).body
+            return metrics.split(separator: "\n").contains {
+                $0.hasPrefix(pauses) && (Double($0.dropFirst(pauses.count)) ?? 0) >= 1
+            }
+        }
 
         // The public port is at its cap; the admin port has a cap and descriptors of its
-        // own, so the probe answers at once (not after idle clients time out).
+        // own, so the probe answers at once (not after idle clients time out at the 10 s
+        // header deadline; 8 s is room for a loaded machine short of that).
         let probe = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
-        let health = try await Exchange.send(probe, port: adminPort, timeoutSeconds: 2)
+        let health = try await Exchange.send(probe, port: adminPort, timeoutSeconds: 8)
         #expect(health.status == 200)
         let metrics = try await Exchange.request("GET", "/metrics", port: adminPort)
         #expect(metrics.body.contains(#"tokenswap_http_rejections_total{reason="connection_cap"}"#))
@@ -45,12 +53,17 @@ import Testing
         try await stub.answer(
             status: 200,
             body: #"{"access_token":"at-1","token_type":"Bearer","expires_in":3600}"#)
-        async let swap = Exchange.form("/v1/swap", port: server.port, [("code", "c-1")])
-        try await Task.sleep(for: .milliseconds(300))
+        // Connected (into the backlog) and sent before the idle clients leave.
+        let swap = try RawClient(port: server.port, receiveTimeoutSeconds: 60)
+        let form = "code=c-1"
+        try await swap.send(
+            "POST /v1/swap HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(form.utf8.count)\r\n\r\n" + form)
         for fd in idle.prefix(20) { close(fd) }
         idle.removeFirst(20)
-        let answer = try await swap
-        #expect(answer.status == 200)
+        let answer = try await swap.readResponse()
+        #expect(answer.statusCode == 200)
         #expect(try await server.stop() == 0)
     }
 }

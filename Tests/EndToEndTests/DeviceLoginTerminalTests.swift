@@ -32,16 +32,14 @@ import TokenSwapClient
             }
         }
 
-        /// Waits (at most 30 s) for a screen line that starts with `prefix`.
+        /// Waits (`pollUntil`'s limit) for a screen line that starts with `prefix`.
         func line(startingWith prefix: String) async throws -> String {
-            for _ in 0..<300 {
-                if let line = try await screen.split(separator: "\n").first(where: {
-                    $0.hasPrefix(prefix)
-                }) {
-                    return String(line)
-                }
-                try await Task.sleep(for: .milliseconds(100))
+            var found: Substring?
+            try? await pollUntil(every: .milliseconds(100)) {
+                found = try await screen.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                return found != nil
             }
+            if let found { return String(found) }
             // The screen, less the line that shows the user code.
             let shown = try await screen.split(separator: "\n").map {
                 $0.contains("code") ? "<the sign-in prompt>" : $0

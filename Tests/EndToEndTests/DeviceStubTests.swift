@@ -297,6 +297,8 @@ import Testing
         try await Self.answerDeviceCode(stack, dialect: dialect, expiresIn: 1)
         let code = try await DeviceFlow.requestCode(stack.port)
         let sealed = try #require(code.string("device_code"))
+        // Time itself is what is tested: the sealed code's 1 s (whole seconds of the wall
+        // clock) runs out.
         try await Task.sleep(for: .milliseconds(2100))
         let poll = try await DeviceFlow.poll(stack.port, deviceCode: sealed)
         #expect(poll.status == 400)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -27,9 +28,9 @@ import Testing
         #expect(ready.body == #"{"status":"ready"}"#)
         server.signal(SIGTERM)
         var draining = try await Exchange.request("GET", "/readyz", port: server.port)
-        for _ in 0..<20 where draining.status == 200 {
-            try await Task.sleep(for: .milliseconds(100))
+        try await pollUntil(every: .milliseconds(50)) {
             draining = try await Exchange.request("GET", "/readyz", port: server.port)
+            return draining.status != 200
         }
         #expect(draining.status == 503)
         #expect(draining.error == "draining")
@@ -47,7 +48,7 @@ import Testing
         let server = try await Self.sandbox()
         #expect(try await Exchange.request("GET", "/healthz", port: server.port).status == 200)
         server.signal(SIGINT)
-        #expect(try await server.exitStatus(withinSeconds: 5) == 0)
+        #expect(try await server.exitStatus(withinSeconds: 30) == 0)
         #expect(server.standardOutput.contains("received SIGINT"))
     }
 

@@ -285,9 +285,14 @@ import Testing
                 "GET", "/healthz?" + String(repeating: "q", count: 9000), port: sandbox.port))
         record("GET", "/readyz", try await Exchange.request("GET", "/readyz", port: sandbox.port))
         sandbox.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(200))
-        record("GET", "/readyz", try await Exchange.request("GET", "/readyz", port: sandbox.port))
-        #expect(try await sandbox.exitStatus(withinSeconds: 15) == 0)
+        // Draining: /readyz turns 503 (asked until it does, within the drain grace).
+        var draining: Exchange.Answer?
+        try await pollUntil(every: .milliseconds(20)) {
+            draining = try await Exchange.request("GET", "/readyz", port: sandbox.port)
+            return draining?.status != 200
+        }
+        record("GET", "/readyz", try #require(draining))
+        #expect(try await sandbox.exitStatus(withinSeconds: 30) == 0)
         expectNoSecrets(in: [sandbox.output], [sandboxSecret, code])
 
         try await Self.deviceOutcomes(record)

@@ -311,6 +311,8 @@ import Testing
             "/v1/acme/token", port: port, [("grant_type", grant), ("device_code", sealedCode)])
         #expect(viaToken.status == 400)
         #expect(viaToken.error == "authorization_pending")
+        // Time itself is what is tested: the poll interval (5 s, RFC 8628 §3.5) is kept, so
+        // the second poll reaches the provider rather than a local slow_down.
         try await Task.sleep(for: .seconds(5.2))
         let viaDevice = try await Exchange.form(
             "/v1/acme/device/token", port: port, [("device_code", sealedCode)])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Logging never stalls the service: with stdout piped into a reader that stops reading,
@@ -28,9 +29,8 @@ import Testing
                 + " \(dropped ?? -1) lines dropped")
 
         server.process.stdout.resumeReading()
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while !server.standardOutput.contains("log lines dropped"), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        try? await pollUntil(every: .milliseconds(100)) {
+            server.standardOutput.contains("log lines dropped")
         }
         let notice = server.standardOutput.split(separator: "\n").first {
             $0.contains("log lines dropped")

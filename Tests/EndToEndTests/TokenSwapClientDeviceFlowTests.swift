@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import TokenSwapClient
 
@@ -29,7 +30,11 @@ import TokenSwapClient
         #expect(authorization.intervalSeconds == 1)
 
         let waiting = Task { try await session.signIn(approving: started) }
-        try await Task.sleep(for: .seconds(1.5))
+        // Approved only once the flow has polled and heard "pending".
+        let series = #"tokenswap_device_polls_total{provider="spotify",outcome="#
+        try await pollUntil(every: .milliseconds(100)) {
+            try await DeviceFlow.metric(server.port, series + #""pending"}"#) >= 1
+        }
         try await Self.decide(authorization.userCode, approve: true, port: server.port)
         try await waiting.value
         // Polls every second, and tokenswap never had to slow it down: the metric below
@@ -39,7 +44,6 @@ import TokenSwapClient
         let access = try await session.accessToken()
         expectQuietly(access.hasPrefix("sba-"), "a sandbox access token")
         let refresh = try #require(try await store.load())
-        let series = #"tokenswap_device_polls_total{provider="spotify",outcome="#
         #expect(try await DeviceFlow.metric(server.port, series + #""approved"}"#) == 1)
         #expect(try await DeviceFlow.metric(server.port, series + #""slow_down_local"}"#) == 0)
         #expect(try await server.stop() == 0)
@@ -86,7 +90,7 @@ import TokenSwapClient
             clock: clock)
         let started = try await flow.start(scope: "sandbox-slow-down")
         let polling = Task { try await flow.waitForApproval(started) }
-        while clock.sleeps.count < 3 { try await Task.sleep(for: .milliseconds(100)) }
+        try await pollUntil(every: .milliseconds(100)) { clock.sleeps.count >= 3 }
         polling.cancel()
         _ = try? await polling.value
         #expect(clock.sleeps.prefix(3) == [1, 6, 11])
@@ -94,7 +98,9 @@ import TokenSwapClient
     }
 }
 
-/// The real clock, writing down every wait it is asked for.
+/// The real clock, writing down every wait it is asked for. Its waits are real because
+/// time itself is what is tested: the real binary answers a poll that comes sooner than
+/// the interval with `slow_down`.
 final class RecordingClock: SessionClock {
     private let clock = MonotonicSessionClock()
     private let recorded = Mutex<[Double]>([])

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
 import TokenSwapClient
 
@@ -80,31 +82,22 @@ import TokenSwapClient
         let left = try #require(await session.grantTimeLeftSeconds())
         #expect(left > 0 && left <= 100, "\(left)")
         _ = await session.status()
-        // What the session said so far (the stream keeps it), read for at most 2 s.
-        let seen = await withTaskGroup(of: [TokenSessionEvent].self) { group in
-            group.addTask {
-                var seen: [TokenSessionEvent] = []
-                for await event in events {
-                    seen.append(event)
-                    let warned = seen.contains {
-                        if case .grantEndingSoon = $0 { true } else { false }
-                    }
-                    let refreshed = seen.contains {
-                        if case .refreshed = $0 { true } else { false }
-                    }
-                    if warned && refreshed { break }
-                }
-                return seen
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(2))
-                return []
-            }
-            let first = await group.next() ?? []
-            group.cancelAll()
-            let second = await group.next() ?? []
-            return first.count >= second.count ? first : second
+        // What the session said so far (the stream keeps it), read until both the warning
+        // and the refresh are in (or the poll's limit passes: the checks below then say
+        // what was seen).
+        final class Said: Sendable { let events = Mutex<[TokenSessionEvent]>([]) }
+        let said = Said()
+        let reader = Task {
+            for await event in events { said.events.withLock { $0.append(event) } }
         }
+        try? await pollUntil(every: .milliseconds(10)) {
+            said.events.withLock { seen in
+                seen.contains { if case .grantEndingSoon = $0 { true } else { false } }
+                    && seen.contains { if case .refreshed = $0 { true } else { false } }
+            }
+        }
+        reader.cancel()
+        let seen = said.events.withLock { $0 }
         let warnings = seen.compactMap { event -> Double? in
             if case .grantEndingSoon(let seconds) = event { seconds } else { nil }
         }

@@ -148,7 +148,7 @@ class Service(Quiet):
             path = self.path.split("?", 1)[0]
             current = dict(answers_by_path.get(path, answer))
         if current["mode"] == "slow":
-            time.sleep(current["delay_ms"] / 1000.0)
+            time.sleep(current["delay_ms"] / 1000.0)  # time is the test: a slow provider
         if current["mode"] == "garbage":
             self.wfile.write(b"SMTP ready\r\n\r\n")
             self.close_connection = True
@@ -261,7 +261,7 @@ def serve_paths_connection(conn, options):
                 count = accepts
             respond(conn, b"200 OK", str(count).encode())
         elif path == "/slow":
-            time.sleep(int(query.get("ms", "1000")) / 1000.0)
+            time.sleep(int(query.get("ms", "1000")) / 1000.0)  # time is the test: slow
             respond(conn, b"200 OK", b"hello")
         elif path == "/big":
             respond(conn, b"200 OK", b"x" * int(query.get("bytes", "0")))
@@ -304,7 +304,7 @@ def handle_paths_connection(raw, options, context):
                 # Blocks until the ClientHello is there (or the client went away).
                 if not raw.recv(1, socket.MSG_PEEK):
                     return
-                time.sleep(options.handshake_delay_ms / 1000.0)
+                time.sleep(options.handshake_delay_ms / 1000.0)  # time is the test: slow TLS
             raw.settimeout(10)
             conn = context.wrap_socket(raw, server_side=True)
             conn.settimeout(None)
@@ -365,7 +365,7 @@ async def handle_fixed(reader, writer, options):
             if mode == "ok":
                 writer.write(fixed_response(200, b"OK", TOKEN))
             elif mode == "slow":
-                await asyncio.sleep(options.delay)
+                await asyncio.sleep(options.delay)  # time is the test: a slow provider
                 writer.write(fixed_response(200, b"OK", TOKEN))
             elif mode == "5xx":
                 writer.write(fixed_response(503, b"Service Unavailable",

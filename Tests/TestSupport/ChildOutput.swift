@@ -86,6 +86,19 @@ public final class ChildOutput: Sendable {
         }
     }
 
+    /// Waits until what arrived contains `text`: true then; false if the stream ends or
+    /// `timeoutSeconds` pass first.
+    public func waitForText(containing text: String, timeoutSeconds: Double = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if String(decoding: state.bytes, as: UTF8.self).contains(text) { return true }
+            if state.ended { return false }
+            if !condition.wait(until: deadline) { return false }
+        }
+    }
+
     /// Waits until the stream ends (the child and every holder of the pipe closed it),
     /// at most `timeoutSeconds`, and returns all of it.
     public func waitForEnd(timeoutSeconds: Double = 30) -> String {

@@ -79,4 +79,45 @@ public enum Loopback {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return address
     }
+
+    /// Whether the peer of the connected socket `fd` has closed its side (its FIN has
+    /// arrived), looked at without reading: `poll` with `POLLRDHUP`, no wait. For a test
+    /// waiting for a server's close that the code under test is kept from seeing.
+    public static func peerHasClosed(_ fd: Int32) -> Bool {
+        // POLLRDHUP (Linux), which glibc declares only with _GNU_SOURCE.
+        let peerClosedWriting: Int16 = 0x2000
+        var entry = pollfd(fd: fd, events: peerClosedWriting, revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        return entry.revents & (peerClosedWriting | Int16(POLLHUP)) != 0
+    }
+
+    /// Whether bytes wait to be read on `fd`, looked at without reading and without
+    /// waiting.
+    public static func hasBytesToRead(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
+
+    /// Whether the non-blocking connect on `fd` has completed (writable, no error), looked
+    /// at without waiting.
+    public static func hasConnected(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLOUT) != 0 else { return false }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0
+    }
+
+    /// Whether everything sent on `fd` has been taken by the peer's kernel (nothing left
+    /// in the send queue, `SIOCOUTQ`) or the connection failed (a reset): either way,
+    /// what the peer made of those bytes has happened.
+    public static func sendsSettled(_ fd: Int32) -> Bool {
+        let sendQueueBytes: UInt = 0x5411  // SIOCOUTQ (TIOCOUTQ)
+        var unsent: Int32 = 0
+        guard ioctl(fd, sendQueueBytes, &unsent) == 0 else { return true }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        return unsent == 0 || error != 0
+    }
 }

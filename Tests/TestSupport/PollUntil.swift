@@ -10,7 +10,7 @@ public func pollUntil(
     let deadline = ContinuousClock.now + limit
     while try await !condition() {
         guard ContinuousClock.now < deadline else { throw PollTimeout(limit: limit) }
-        try await Task.sleep(for: interval)
+        try await Task.sleep(for: interval)  // the poll's own pace, not a wait for the event
     }
 }
 

@@ -40,7 +40,10 @@ public final class RawClient: @unchecked Sendable {
     public let fd: Int32
     private var pending: [UInt8] = []
 
-    public init(port: UInt16, receiveTimeoutSeconds: Double = 5) throws {
+    /// `receiveTimeoutSeconds`: how long a read waits for the server's next bytes before
+    /// it fails; by default far longer than any stall of a loaded machine (a test that
+    /// expects silence says how long it listens).
+    public init(port: UInt16, receiveTimeoutSeconds: Double = 30) throws {
         // No delay: each send leaves as its own segment, so "split at every byte" really
         // splits.
         do {
@@ -83,7 +86,7 @@ public final class RawClient: @unchecked Sendable {
         try await offPool {
             for byte in text.utf8 {
                 try self.sendNow([byte])
-                Thread.sleep(forTimeInterval: pauseSeconds)
+                Thread.sleep(forTimeInterval: pauseSeconds)  // time is the test: a slow client
             }
         }
     }
@@ -176,7 +179,7 @@ public final class RawClient: @unchecked Sendable {
 
 extension RawClient {
     /// Retries `readResponse` across receive timeouts for up to `seconds`.
-    public func readResponseEventually(seconds: Double = 5) async throws -> Response {
+    public func readResponseEventually(seconds: Double = 30) async throws -> Response {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             do {

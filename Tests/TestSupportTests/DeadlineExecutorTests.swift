@@ -7,6 +7,8 @@ import Testing
 @Suite(.resourceClass(.deadlines)) struct DeadlineExecutorTests {
     @Test func aDeadlineSuitesTestRunsOnItsOwnThreadsAcrossSleepsAndChildTasks() async throws {
         #expect(Self.onDeadlineThread)
+        // A timer's wake-up is what is tested: the continuation after a sleep (resumed by
+        // the timer, not the test) still runs on the executor's threads.
         try await Task.sleep(for: .milliseconds(5))
         #expect(Self.onDeadlineThread)
         async let child = Self.onDeadlineThread

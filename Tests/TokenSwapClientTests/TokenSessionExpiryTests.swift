@@ -49,7 +49,7 @@ import TokenSwapClient
         fixture.clock.advance(3539)
         #expect(try await fixture.session.accessToken() == "access-1")
         fixture.clock.advance(61)
-        let serverNow = Date().addingTimeInterval(offsetSeconds)
+        let serverNow = Date(timeIntervalSince1970: ManualClock.wallStart + offsetSeconds)
         await server.script(
             "/v1/refresh",
             .answer(

@@ -10,11 +10,18 @@ import TokenSwapClient
         let fixture = try SessionFixture()
         let gate = Gate()
         await fixture.server.holdRefreshes(at: gate)
+        let callers = Callers()
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<50 { group.addTask { try await fixture.session.accessToken() } }
-            // All 50 are in (or past) the session before the one refresh may answer.
-            while await fixture.server.count("/v1/refresh") == 0 { await Task.yield() }
-            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<50 {
+                group.addTask {
+                    await callers.call()
+                    return try await fixture.session.accessToken()
+                }
+            }
+            // The one refresh is held until all 50 have called (a caller that reached the
+            // session after its answer would take the stored token: one refresh either way).
+            await waitUntil { await fixture.server.count("/v1/refresh") == 1 }
+            await waitUntil { await callers.count == 50 }
             await gate.open()
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -50,13 +57,16 @@ import TokenSwapClient
             return token
         }
         await store.saveEntered.wait()
-        // The refresh has answered and its save is held: a second caller must wait too.
+        // The refresh has answered and its save is held: a second caller must wait too
+        // (the log's order below says it did).
+        let callers = Callers()
         let second = Task {
+            await callers.call()
             let token = try await fixture.session.accessToken()
             await store.note("handed out \(token)")
             return token
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await waitUntil { await callers.count == 1 }
         #expect(await store.log == [])
         await gate.open()
         #expect(try await first.value == "access-1")
@@ -100,4 +110,10 @@ import TokenSwapClient
         #expect(statuses.allSatisfy { $0 == 200 })
         #expect(await server.count("/v1/refresh") == 1)
     }
+}
+
+/// Counts the callers that have started their call.
+actor Callers {
+    private(set) var count = 0
+    func call() { count += 1 }
 }

@@ -17,10 +17,15 @@ enum SandboxFixtures {
         )
     }
 
-    static func sandbox(_ limits: SandboxLimits = SandboxLimits()) throws -> SandboxProvider {
+    /// On `clock`, which only the test moves: no lifetime or limit here depends on how
+    /// fast the machine runs.
+    static func sandbox(_ limits: SandboxLimits = SandboxLimits(), clock: TestClock = TestClock())
+        throws -> SandboxProvider
+    {
         let (spotify, linkedin) = try providers()
         return SandboxProvider(
-            providers: [spotify, linkedin], defaultProvider: spotify, limits: limits)
+            providers: [spotify, linkedin], defaultProvider: spotify, limits: limits,
+            clock: { clock.deadline }, wallClock: clock.wallClock)
     }
 
     static func authorize(_ sandbox: SandboxProvider, _ query: String) -> HTTPResponse {

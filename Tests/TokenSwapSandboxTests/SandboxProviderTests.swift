@@ -180,11 +180,12 @@ import Transport
 
     @Test func expiredCodesAreRefused() async throws {
         var limits = SandboxLimits()
-        limits.codeLifetimeSeconds = 0.05
-        let sandbox = try S.sandbox(limits)
+        limits.codeLifetimeSeconds = 1
+        let clock = TestClock()
+        let sandbox = try S.sandbox(limits, clock: clock)
         let (spotify, _) = try S.providers()
         let code = try S.code(sandbox)
-        try await Task.sleep(for: .milliseconds(100))
+        clock.advance(seconds: 2)
         let response = try await S.send(
             sandbox, spotify,
             .authorizationCode(code: code, redirectURI: "myapp://callback", codeVerifier: nil))
@@ -353,7 +354,7 @@ import Transport
         let userCode = String(
             (0..<8).map { _ in SandboxProvider.userCodeAlphabet.randomElement() ?? "B" })
         let deviceCode = SandboxProvider.randomValue(prefix: "sbd-")
-        let now = Deadline.now
+        let now = sandbox.clock()
         sandbox.state.withLock {
             $0.deviceGrants.insert(
                 SandboxProvider.DeviceGrant(

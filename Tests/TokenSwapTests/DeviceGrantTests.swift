@@ -22,7 +22,7 @@ import Transport
 
     @Test func scheduleAnswersSlowDownSoonerThanTheIntervalAndRaisesIt() {
         let schedule = DevicePollSchedule(capacity: 4)
-        let start = Deadline.now
+        let start = Deadline(uptimeNanoseconds: 1_000_000_000_000)  // any fixed instant
         let life = Duration.seconds(600)
         #expect(
             schedule.poll("d", initialInterval: 5, lifetime: life, now: start) == .poll(interval: 5)
@@ -48,7 +48,7 @@ import Transport
 
     @Test func scheduleIsBounded() {
         let schedule = DevicePollSchedule(capacity: 3)
-        let now = Deadline.now
+        let now = Deadline(uptimeNanoseconds: 1_000_000_000_000)  // any fixed instant
         for index in 0..<50 {
             _ = schedule.poll(
                 "code-\(index)", initialInterval: 5, lifetime: .seconds(600), now: now)

@@ -6,7 +6,7 @@ import Transport
 @Suite struct ExpiringGrantStoreTests {
     @Test func capacityDropsExpiredFirstThenOldest() {
         var store = ExpiringGrantStore<Int>(capacity: 3)
-        let now = Deadline.now
+        let now = Deadline(uptimeNanoseconds: 1_000_000_000_000)  // any fixed instant
         store.insert(1, for: "a", expiresAt: .after(seconds: 60, from: now), now: now)
         store.insert(
             2, for: "b",
@@ -24,7 +24,7 @@ import Transport
 
     @Test func lookupRemovesExpired() {
         var store = ExpiringGrantStore<Int>(capacity: 3)
-        let now = Deadline.now
+        let now = Deadline(uptimeNanoseconds: 1_000_000_000_000)  // any fixed instant
         store.insert(1, for: "a", expiresAt: .after(seconds: 1, from: now), now: now)
         guard case .expired = store.lookup("a", now: .after(seconds: 2, from: now)) else {
             Issue.record("not expired"); return

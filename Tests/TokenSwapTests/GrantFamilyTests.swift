@@ -14,20 +14,6 @@ import Transport
 @Suite struct GrantFamilyTests {
     typealias F = GrantEndpointsFixtures
 
-    /// Unix time and the store's monotonic time, moved together by the test.
-    final class TestClock: Sendable {
-        static let start: Int64 = 1_800_000_000
-        private let offset = Mutex<Int64>(0)
-
-        func advance(seconds: Int64) { offset.withLock { $0 += seconds } }
-        var unix: Int64 { Self.start + offset.withLock { $0 } }
-        var deadline: Deadline {
-            Deadline(
-                uptimeNanoseconds: 1_000_000_000_000 + UInt64(offset.withLock { $0 })
-                    * 1_000_000_000)
-        }
-    }
-
     /// A service whose providers have `policy`, with its state in memory on `clock`.
     struct Stack {
         let service: GrantEndpoints

@@ -30,15 +30,20 @@ public struct ClientRateLimit: Sendable {
 
     /// `perMinute` requests a minute, all of them allowed at once (the burst), IPv6
     /// clients keyed by `ipv6PrefixLength` bits (and their /48, `RateLimiter`); nil when 0
-    /// (off). Made through `ServiceConfiguration.clientRateLimit(perMinute:)`, so every
+    /// (off), counted on `clock` (tests inject one). Made through
+    /// `ServiceConfiguration.clientRateLimit(perMinute:)`, so every
     /// per-client limit keys its clients the same way.
-    package init?(perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int) {
+    package init?(
+        perMinute: Double, trustedProxies: TrustedProxies, ipv6PrefixLength: Int,
+        clock: @escaping @Sendable () -> Deadline = { .now }
+    ) {
         guard perMinute > 0 else { return nil }  // NaN too
         // Saturating: a huge setting is "no practical limit", never a trap in Int(_:).
         let burst = perMinute < 1e15 ? max(1, Int(perMinute.rounded(.up))) : Int.max
         self.init(
             limiter: RateLimiter(
-                ratePerSecond: perMinute / 60, burst: burst, ipv6PrefixLength: ipv6PrefixLength),
+                ratePerSecond: perMinute / 60, burst: burst, ipv6PrefixLength: ipv6PrefixLength,
+                clock: clock),
             trustedProxies: trustedProxies)
     }
 

@@ -311,6 +311,10 @@ package final class RedisStateStore: StateStore {
         }
     }
 
+    /// Whether `SCRIPT LOAD` has told this copy `script`'s digest (later calls then run
+    /// it by `EVALSHA`): what a test waits for.
+    func knowsDigest(of script: StateScript) -> Bool { scripts.digest(of: script) != nil }
+
     /// `SCRIPT LOAD`: learns `script`'s digest (40 hex digits) for `EVALSHA`.
     private func load(_ script: StateScript) {
         let scripts = self.scripts

@@ -88,7 +88,7 @@ def main():
     interval = code["interval"]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        time.sleep(interval)
+        time.sleep(interval)  # time is the protocol: RFC 8628 §3.5's polling interval
         status, answer = post(base + "/v1/device/token", {"device_code": code["device_code"]})
         if status == 200:
             if not answer.get("access_token") or not answer.get("refresh_token"):

@@ -85,7 +85,9 @@ enum DeviceFlow {
         answer.json?["interval"] as? Int
     }
 
-    /// Waits `seconds` (the device's polling interval) plus a margin.
+    /// Waits `seconds` (the device's polling interval) plus a margin. Time itself is what
+    /// is tested: RFC 8628 §3.5 makes the interval the client's to keep, and tokenswap
+    /// answers `slow_down` to a poll that comes sooner.
     static func wait(seconds: Int) async throws {
         try await Task.sleep(for: .milliseconds(seconds * 1000 + 150))
     }

@@ -70,7 +70,7 @@ import Transport
         to listener: Listener, on loop: EventLoop, tls: Bool, serverName: String = "localhost"
     ) async throws -> ClientStream {
         let channel = try await SocketChannel.connect(
-            to: listener.localAddress, on: loop, deadline: .after(seconds: 5))
+            to: listener.localAddress, on: loop, deadline: .after(seconds: 30))
         let context = try await offPool { TestPKI.shared }.caFile
         let clientContext = tls ? try TLSClientContext(extraCAFilePath: context) : nil
         return await withCheckedContinuation { continuation in
@@ -111,7 +111,7 @@ import Transport
         defer { listener.stop() }
         let stream = try await Self.connect(to: listener, on: group.next(), tls: tls)
         if tls {
-            let outcome = await Self.handshake(stream, by: .after(seconds: 5))
+            let outcome = await Self.handshake(stream, by: .after(seconds: 30))
             #expect((try? outcome.get()) != nil)
         }
         let message = Array("PING\r\n".utf8)

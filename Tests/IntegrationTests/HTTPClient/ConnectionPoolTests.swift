@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import HTTPClient
+@testable import Transport
 
 /// Pooling against the Python stub, which counts the TCP connections it accepted.
 @Suite(.serialized, .resourceClass(.deadlines)) struct ConnectionPoolTests {
@@ -14,7 +15,7 @@ import Testing
         return try HTTPClient(configuration: configuration)
     }
 
-    static func get(_ client: HTTPClient, _ url: String, timeoutSeconds: Double = 5) async throws
+    static func get(_ client: HTTPClient, _ url: String, timeoutSeconds: Double = 30) async throws
         -> String
     {
         let response = try await client.send(
@@ -82,16 +83,19 @@ import Testing
         let client = try Self.client { $0.maxConnectionsPerOrigin = 1 }
         defer { client.shutdown() }
         let base = "http://127.0.0.1:\(stub.port)"
-        let holder = Task { try await Self.get(client, base + "/slow?ms=1500") }
-        // The holder takes the only connection first.
-        try await Task.sleep(for: .milliseconds(200))
-        let patient = Task { try await Self.get(client, base + "/ok", timeoutSeconds: 10) }
-        try await Task.sleep(for: .milliseconds(50))
+        let pool = client.pool(for: try UpstreamURL(base).origin)
+        // The holder takes the only connection first, for 3 s: the short wait must end
+        // at its own deadline long before (had it waited for the longer one's, it would
+        // get the connection once the holder is done, and succeed).
+        let holder = Task { try await Self.get(client, base + "/slow?ms=3000", timeoutSeconds: 30) }
+        try await pollUntil { pool.usage.slotsInUse == 1 }
+        let patient = Task { try await Self.get(client, base + "/ok", timeoutSeconds: 30) }
+        try await pollUntil { pool.usage.waiters == 1 }
         let started = ContinuousClock.now
         await #expect(throws: HTTPClientError.timeout(.exchange)) {
             try await Self.get(client, base + "/ok", timeoutSeconds: 0.3)
         }
-        #expect(ContinuousClock.now - started < .seconds(1.2))
+        #expect(ContinuousClock.now - started >= .milliseconds(290))
         #expect(try await holder.value == "hello")
         #expect(try await patient.value == "hello")
     }
@@ -108,7 +112,9 @@ import Testing
         defer { client.shutdown() }
         let base = "\(tls ? "https" : "http")://localhost:\(stub.port)"
         #expect(try await Self.get(client, base + "/ok") == "hello")
-        try await Task.sleep(for: .milliseconds(1000))
+        // The stub's idle close arrives and the idle watch retires the connection.
+        let pool = client.pool(for: try UpstreamURL(base).origin)
+        try await pollUntil(every: .milliseconds(10)) { pool.idleConnections.isEmpty }
         #expect(try await Self.get(client, base + "/ok") == "hello")
         let accepts = Int(try await Self.get(client, base + "/accepts")) ?? 0
         #expect(accepts >= 2)
@@ -124,9 +130,15 @@ import Testing
         let client = try Self.client()
         defer { client.shutdown() }
         let base = "http://127.0.0.1:\(stub.port)"
+        let pool = client.pool(for: try UpstreamURL(base).origin)
         for _ in 0..<5 {
             #expect(try await Self.get(client, base + "/ok") == "hello")
-            try await Task.sleep(for: .milliseconds(200))
+            // Until the stub's FIN is on the pooled connection (or the idle watch has
+            // already retired it): the next request then finds it closed one way or the
+            // other. (Its fd is looked at only while the pool still holds it.)
+            try await pollUntil(every: .milliseconds(5)) {
+                pool.idleConnections.allSatisfy { Loopback.peerHasClosed($0.channel.fd) }
+            }
         }
     }
 

@@ -19,7 +19,7 @@ import Transport
     ) async -> Answer {
         await withCheckedContinuation { continuation in
             loop.execute {
-                client.send(request, deadline: .after(seconds: 5)) { result in
+                client.send(request, deadline: .after(seconds: 30)) { result in
                     continuation.resume(
                         returning: Answer(result: result, answeredOnLoop: loop.inLoop))
                 }
@@ -84,8 +84,10 @@ import Transport
         #expect(try first.result.get().status == .ok)
         let pooled = pool.idleConnections
         #expect(pooled.count == 1)
-        for connection in pooled { await UpstreamConnectionTests.hideTheCloseFromTheLoop(connection) }
-        try await Task.sleep(for: .milliseconds(4500))  // the server's FIN arrives meanwhile
+        for connection in pooled {
+            await UpstreamConnectionTests.hideTheCloseFromTheLoop(connection)
+            try await UpstreamConnectionTests.awaitTheServersClose(connection)
+        }
 
         let second = await Self.send(
             client,
@@ -104,7 +106,7 @@ import Transport
         let request = try HTTPClientRequest(method: .post, url: url + "/ok")
         let answered: Result<HTTPResponse, HTTPClientError> = await withCheckedContinuation {
             continuation in
-            client.send(request, deadline: .after(seconds: 5)) {
+            client.send(request, deadline: .after(seconds: 30)) {
                 continuation.resume(returning: $0)
             }
         }

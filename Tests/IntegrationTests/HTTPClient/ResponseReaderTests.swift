@@ -16,7 +16,7 @@ import Testing
         defer { client.shutdown() }
         let request = try HTTPClientRequest(
             method: .get, url: "http://127.0.0.1:\(stub.port)\(path)")
-        return try await client.send(request, timeoutSeconds: 5)
+        return try await client.send(request, timeoutSeconds: 30)
     }
 
     static func failure(_ path: String) async throws -> HTTPClientError? {

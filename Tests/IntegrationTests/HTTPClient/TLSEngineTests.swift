@@ -17,7 +17,7 @@ import Testing
         -> HTTPResponse
     {
         let request = try HTTPClientRequest(method: .get, url: "https://\(host):\(port)/ok")
-        return try await client.send(request, timeoutSeconds: 5)
+        return try await client.send(request, timeoutSeconds: 30)
     }
 
     static func tlsFailure(
@@ -130,7 +130,7 @@ import Testing
     {
         let request = try HTTPClientRequest(
             method: .get, url: "https://localhost:\(port)\(path)")
-        return try await client.send(request, timeoutSeconds: 5)
+        return try await client.send(request, timeoutSeconds: 30)
     }
 
     /// A close-delimited response ended by a bare TCP close, no close_notify (RFC 8446
@@ -165,11 +165,12 @@ import Testing
         let stub = try await UpstreamStub.start(tls: "good", arguments: ["--close-after", "1"])
         let client = try Self.client()
         defer { client.shutdown() }
+        let pool = client.pool(for: try UpstreamURL("https://localhost:\(stub.port)").origin)
         for _ in 0..<5 {
             _ = try await Self.get(client, port: stub.port)
-            // The stub closes after each response: the next request takes a new
-            // connection and a new session.
-            try await Task.sleep(for: .milliseconds(50))
+            // The stub closes after each response: once the idle watch has retired the
+            // connection, the next request takes a new connection and a new session.
+            try await pollUntil(every: .milliseconds(5)) { pool.idleConnections.isEmpty }
         }
         #expect(client.tlsContext.internalCacheSessionCount == 0)
     }

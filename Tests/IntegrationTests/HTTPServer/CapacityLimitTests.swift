@@ -8,11 +8,12 @@ import Testing
 /// 65,535 of 65,536 announced body bytes cost 33 MB; at the connection cap 0.6 GiB).
 @Suite(.resourceClass(.integration)) struct CapacityLimitTests {
     @Test func bodiesInFlightHaveABudgetAndAStalledOneGivesItsShareBack() async throws {
-        try await TestServer.with({ $0.maxBodyBytesInFlight = 100 }) { _, port in
+        try await TestServer.with({ $0.maxBodyBytesInFlight = 100 }) { server, port in
             let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n"
             let stalled = try RawClient(port: port)
             try await stalled.send(head + "abc")
-            try await Task.sleep(for: .milliseconds(100))
+            // Its head read, the body's announced 80 bytes are reserved.
+            try await pollUntil { server.bodyBytesInFlight == 80 }
             // 80 of 100 held: a second announced 80 is over the budget.
             let refused = try RawClient(port: port)
             try await refused.send(head)
@@ -28,7 +29,7 @@ import Testing
             #expect(try await chunked.readResponse().statusCode == 503)
             // The stalled client leaves (EOF mid-body): its share comes back.
             stalled.shutdownWrite()
-            try await Task.sleep(for: .milliseconds(100))
+            try await pollUntil { server.bodyBytesInFlight == 0 }
             let next = try RawClient(port: port)
             try await next.send(head + String(repeating: "b", count: 80))
             let served = try await next.readResponse()
@@ -50,10 +51,16 @@ import Testing
             #expect(try await third.readsEOF())
             #expect(server.connectionCount == 2)
             first.shutdownWrite()
-            try await Task.sleep(for: .milliseconds(100))
-            let fourth = try RawClient(port: port)
-            try await fourth.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await fourth.readResponse().statusCode == 200)
+            // Once the server has closed the first connection, the client's share has room
+            // again: connections closed at accept until then, one served after.
+            var fourth: RawClient.Response?
+            try await pollUntil(every: .milliseconds(10)) {
+                let client = try RawClient(port: port)
+                try? await client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                fourth = try? await client.readResponse()
+                return fourth != nil
+            }
+            #expect(fourth?.statusCode == 200)
         }
     }
 }

@@ -42,12 +42,14 @@ import Testing
     }
 
     @Test func theDrainDeadlineClosesWhatIsLeft() async throws {
-        let server = HTTPServer(router: TestServer.router())
+        let hold = HandlerHold()
+        defer { hold.release() }
+        let server = HTTPServer(router: hold.router)
         let port = try server.start(host: "127.0.0.1", port: 0).port
-        // A handler that outlasts any stall of the machine by far: the deadline, not its
-        // end, closes the connection.
+        // A handler held until the test ends: the deadline, not its end, closes the
+        // connection.
         let stuck = try RawClient(port: port)
-        try await stuck.send("GET /sleep?120000 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await stuck.send("GET /hold-awaiting HTTP/1.1\r\nHost: x\r\n\r\n")
         try await pollUntil { server.connectionCount == 1 }
         let started = Date()
         await server.shutdown(drainDeadlineSeconds: 0.3)

@@ -13,13 +13,15 @@ import Testing
         func observe(_ event: ServerEvent) { events.withLock { $0.append(event) } }
         var recorded: [ServerEvent] { events.withLock { $0 } }
 
-        /// Waits up to 3 s for `event` (deadline events arrive from the sweeper).
+        /// Waits for `event` (deadline events arrive from the sweeper); false when it has
+        /// not come within `pollUntil`'s generous limit.
         func waitFor(_ event: ServerEvent) async throws -> Bool {
-            for _ in 0..<800 {
-                if recorded.contains(event) { return true }
-                try await Task.sleep(for: .milliseconds(10))
+            do {
+                try await pollUntil(every: .milliseconds(10)) { recorded.contains(event) }
+                return true
+            } catch is PollTimeout {
+                return false
             }
-            return false
         }
     }
 
@@ -67,9 +69,9 @@ import Testing
             // (not idle) once that loop has read its partial head; accepting and reading
             // are two turns of the loop, so wait for both.
             var withBusy = await server.connectionCounts()
-            for _ in 0..<1000 where withBusy.open < 2 || withBusy.idle > 1 {
-                try await Task.sleep(for: .milliseconds(10))
+            try await pollUntil(every: .milliseconds(10)) {
                 withBusy = await server.connectionCounts()
+                return withBusy.open == 2 && withBusy.idle <= 1
             }
             #expect(withBusy.open == 2)
             #expect(withBusy.idle == 1)

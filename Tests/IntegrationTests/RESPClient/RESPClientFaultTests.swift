@@ -16,7 +16,7 @@ import Transport
 @Suite(.resourceClass(.deadlines)) struct RESPClientFaultTests {
     static let group = EventLoopGroup(loopCount: 1)
 
-    private func client(port: UInt16, timeout: Duration = .seconds(2)) throws -> RESPClient {
+    private func client(port: UInt16, timeout: Duration = .seconds(30)) throws -> RESPClient {
         try RESPClient(
             endpoint: RESPEndpoint(url: "redis://127.0.0.1:\(port)"), loops: Self.group,
             timeout: timeout)
@@ -31,9 +31,8 @@ import Transport
         defer { store.shutdown() }
         let start = Deadline.now
         await #expect(throws: RESPError.timedOut) { try await store.send([Array("PING".utf8)]) }
-        let took = Deadline.now.duration(since: start)
-        #expect(took >= .milliseconds(450))
-        #expect(took < .seconds(3))
+        // At least the timeout (CONTRACT §12); how much longer is a benchmark's question.
+        #expect(Deadline.now.duration(since: start) >= .milliseconds(450))
     }
 
     /// Commands pile up on a store that does not answer only to a bound: one connection
@@ -70,9 +69,7 @@ import Transport
             endpoint: RESPEndpoint(url: "rediss://127.0.0.1:\(port)"), loops: Self.group,
             timeout: .milliseconds(500))
         defer { store.shutdown() }
-        let start = Deadline.now
         await #expect(throws: RESPError.timedOut) { try await store.send([Array("PING".utf8)]) }
-        #expect(Deadline.now.duration(since: start) < .seconds(3))
     }
 
     @Test(arguments: ["$10\r\nabc", "*2\r\n:1\r\n", "+PON"])
@@ -80,7 +77,7 @@ import Transport
         let peer = try RawRESPPeer { fd, peer in
             peer.read(fd, atLeast: 14)  // *1\r\n$4\r\nPING\r\n
             peer.write(fd, partial)
-            usleep(50_000)
+            peer.awaitDelivered(fd)
             peer.reset(fd)
         }
         let store = try client(port: peer.port)
@@ -116,7 +113,8 @@ import Transport
             let first = peer.connections.withLock { $0 } == 1
             peer.read(fd, atLeast: 14)
             peer.write(fd, first ? reply : "+PONG\r\n")
-            usleep(200_000)
+            // Open until the client drops it (the bad first) or shuts down (the second).
+            peer.readUntilTheClientCloses(fd)
         }
         let store = try client(port: peer.port)
         defer { store.shutdown() }
@@ -130,7 +128,9 @@ import Transport
                 return
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // The client drops the connection that broke the protocol (for the extra reply,
+        // when it arrives after the first one was answered).
+        try await pollUntil { peer.closedByTheClient.withLock { $0 } == 1 }
         #expect(try await store.send([Array("PING".utf8)]) == .simpleString("PONG"))
         #expect(peer.connections.withLock { $0 } == 2)
     }

@@ -140,8 +140,12 @@ actor FakeTokenSwap: HTTPTransport {
         case .answer(let status, let body, let headers):
             var fields = headers
             fields["Content-Type"] = "application/json"
+            // The server's clock: the manual clock's wall start (the device's), moved by the
+            // test's offset, never the machine's.
             fields["Date"] =
-                fields["Date"] ?? Self.httpDate(Date().addingTimeInterval(dateOffsetSeconds))
+                fields["Date"]
+                ?? Self.httpDate(
+                    Date(timeIntervalSince1970: ManualClock.wallStart + dateOffsetSeconds))
             let url = request.url ?? URL(fileURLWithPath: "/")
             guard
                 let response = HTTPURLResponse(

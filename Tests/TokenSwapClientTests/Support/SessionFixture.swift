@@ -62,8 +62,9 @@ struct SessionFixture {
             }
             return collected
         }
+        // A bound for a failing run, not a wait: the reader ends on the count's last event.
         let timeout = Task {
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(30))
             reader.cancel()
         }
         let events = await reader.value

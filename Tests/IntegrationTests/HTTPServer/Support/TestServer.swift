@@ -1,9 +1,10 @@
+import Dispatch
 import HTTPCore
 import HTTPServer
 import Transport
 
 /// Starts an `HTTPServer` on 127.0.0.1 with an ephemeral port and a few routes whose
-/// behaviour the tests can observe (echo, delay, throw), runs `body`, then shuts down.
+/// behaviour the tests can observe (echo, spin, throw), runs `body`, then shuts down.
 enum TestServer {
     static func router() -> Router {
         Router(routes)
@@ -19,12 +20,6 @@ enum TestServer {
             var headers = HTTPHeaders([("Content-Type", "application/octet-stream")])
             headers.add(name: "X-Peer", value: request.remoteAddress ?? "none")
             return HTTPResponse(status: .ok, headers: headers, body: request.body)
-        },
-        // Sleeps for the milliseconds in the query (`/sleep?250`), then names itself.
-        Route(.get, "/sleep") { request, _ in
-            let millis = Int(request.query ?? "0") ?? 0
-            try await Task.sleep(for: .milliseconds(millis))
-            return HTTPResponse(status: .ok, body: Array("slept \(millis)".utf8))
         },
         // Computes (never awaits) for the milliseconds in the query: a CPU-bound handler.
         Route(.get, "/spin") { request, _ in
@@ -47,10 +42,9 @@ enum TestServer {
         Route(
             .get, "/respond-elsewhere",
             handler: HTTPHandler { request, _, respond in
-                let millis = Int(request.query ?? "0") ?? 0
-                Task.detached {
-                    try? await Task.sleep(for: .milliseconds(millis))
-                    respond(HTTPResponse(status: .ok, body: Array("elsewhere \(millis)".utf8)))
+                let label = request.query ?? ""
+                DispatchQueue.global().async {
+                    respond(HTTPResponse(status: .ok, body: Array("elsewhere \(label)".utf8)))
                 }
             }),
         // A big body, for the write deadline with a client that never reads.

@@ -15,6 +15,8 @@ final class RawRESPPeer: Sendable {
     /// Commands' bytes received so far, over all connections.
     let received = Mutex<[UInt8]>([])
     let connections = Mutex(0)
+    /// Connections the client closed (seen by `readUntilTheClientCloses`).
+    let closedByTheClient = Mutex(0)
 
     /// `serve` gets the connected socket and the peer; it returns when done (the socket
     /// is then closed).
@@ -50,6 +52,21 @@ final class RawRESPPeer: Sendable {
     func write(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Returns once the client's kernel has acknowledged every byte written to `fd`
+    /// (nothing left in the send queue, `SIOCOUTQ`), so what follows (a reset) comes after
+    /// them. On loopback that is at once; the look yields the thread between tries.
+    func awaitDelivered(_ fd: Int32) {
+        let sendQueueBytes: UInt = 0x5411  // SIOCOUTQ (TIOCOUTQ)
+        var unsent: Int32 = 1
+        while ioctl(fd, sendQueueBytes, &unsent) == 0, unsent > 0 { sched_yield() }
+    }
+
+    /// Reads (and records) until the client closes the connection; counts the close.
+    func readUntilTheClientCloses(_ fd: Int32) {
+        read(fd, atLeast: .max)
+        closedByTheClient.withLock { $0 += 1 }
     }
 
     /// Closes with an RST instead of a FIN (SO_LINGER 0).
