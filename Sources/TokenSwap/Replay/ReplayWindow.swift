@@ -91,16 +91,10 @@ final class ReplayWindow: Sendable {
 
     /// What the window's steps read of the request: the token's key, the provider, and
     /// the key that proved the request (`replaying`'s `prover`).
-    private final class ReplayedRequest: Sendable {
+    private struct ReplayedRequest: Sendable {
         let key: StateKey
         let provider: Provider
         let prover: [UInt8]?
-
-        init(key: StateKey, provider: Provider, prover: [UInt8]?) {
-            self.key = key
-            self.provider = provider
-            self.prover = prover
-        }
     }
 
     /// What `replaying` does once its claim is answered.
