@@ -163,7 +163,7 @@ bench_settings() {
 # listening line in FILE.
 wait_listening() {
     for _ in $(seq "${2:-100}"); do
-        grep -q listening "$1" && return 0
+        grep -qs listening "$1" && return 0
         sleep 0.05
     done
     return 1
@@ -418,7 +418,8 @@ run_counted() { # binary count
     key="$("$1" keygen)"
     bench_settings "$key"
     # PER_REFRESH_DPOP=1: every refresh carries a DPoP proof for a bound token (CONTRACT
-    # §13), made beforehand by Python's `cryptography` so only tokenswap's side is counted.
+    # §13), made beforehand by Python's `cryptography` so only tokenswap's side is counted
+    # (the client: scripts/bench.d/lib/counted_requests.py).
     [ "${PER_REFRESH_DPOP:-}" = 1 ] && bench_env+=(TOKENSWAP_DPOP_MAX_AGE_SECONDS=600)
     # PER_REFRESH_ENV: more settings, space-separated KEY=VALUE words, for one binary counted
     # both ways (`PER_REFRESH_ENV=TOKENSWAP_REFRESH_REPLAY_SECONDS=0`: the window off).
@@ -427,50 +428,17 @@ run_counted() { # binary count
         read -r -a extra <<<"$PER_REFRESH_ENV"
         bench_env+=("${extra[@]}")
     fi
+    # The last run's log goes first: the shell truncates it in the background job, maybe
+    # after wait_listening has read the old listening line.
+    rm -f "$work/ts.log"
     launch "$1" "${bench_env[@]}" >"$work/ts.log" 2>&1 &
     local pid=$!
     wait_listening "$work/ts.log" 600 || true
-    python3 - "$ts_port" "$2" "${PER_REFRESH_ROTATE:-}" "${PER_REFRESH_DPOP:-}" <<'PY'
-import base64, http.client, json, sys, time, uuid
-port, count = int(sys.argv[1]), int(sys.argv[2])
-rotate, dpop = sys.argv[3] == "1", sys.argv[4] == "1"
-c = http.client.HTTPConnection("127.0.0.1", port)
-form = {"Content-Type": "application/x-www-form-urlencoded"}
-proof = lambda path, nonce=None: None
-if dpop:
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-    key = ec.generate_private_key(ec.SECP256R1())
-    n = key.public_key().public_numbers()
-    jwk = {"kty": "EC", "crv": "P-256", "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}
-    header = b64(json.dumps({"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}, separators=(",", ":")).encode())
-    def proof(path, nonce=None):
-        claims = {"jti": str(uuid.uuid4()), "htm": "POST", "htu": f"http://127.0.0.1:{port}{path}", "iat": int(time.time())}
-        if nonce:
-            claims["nonce"] = nonce
-        text = header + "." + b64(json.dumps(claims, separators=(",", ":")).encode())
-        r, s = decode_dss_signature(key.sign(text.encode(), ec.ECDSA(hashes.SHA256())))
-        return text + "." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
-def post(path, body, dpop_proof=None):
-    c.request("POST", path, body, dict(form, **({"DPoP": dpop_proof} if dpop_proof else {})))
-    r = c.getresponse()
-    return r.status, r.getheader("DPoP-Nonce"), r.read()
-status, nonce, body = post("/v1/swap", "code=bench-code", proof("/v1/swap"))
-if dpop:  # the first proof has no nonce: use_dpop_nonce, then again with it
-    assert status == 400 and nonce, status
-    status, _, body = post("/v1/swap", "code=bench-code", proof("/v1/swap", nonce))
-assert status == 200, status
-sealed = json.loads(body)["refresh_token"]
-proofs = [proof("/v1/refresh", nonce if dpop else None) for _ in range(count)]
-for p in proofs:
-    status, _, body = post("/v1/refresh", "refresh_token=" + sealed, p)
-    assert status == 200, status
-    if rotate:  # the newest token, as a client of a rotating provider sends
-        sealed = json.loads(body)["refresh_token"]
-c.close()
-PY
+    local flags=()
+    [ "${PER_REFRESH_ROTATE:-}" = 1 ] && flags+=(--rotate)
+    [ "${PER_REFRESH_DPOP:-}" = 1 ] && flags+=(--dpop)
+    python3 "$ts_root/scripts/bench.d/lib/counted_requests.py" refresh "$ts_port" "$2" \
+        "${flags[@]}"
     kill -TERM "$pid"
     wait "$pid" || true
     counted
