@@ -13,7 +13,7 @@ extension LifecycleEndpoints {
     /// counter moves on opening). Served only for providers that introspect;
     /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
     package func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await GrantEndpoints.answer(provider: provider, grant: "introspect") {
+        await GrantAnswer.answer(provider: provider, grant: "introspect") {
             () async throws(GrantError) in
             if let introspectionLimit,
                 case .limited(let seconds) = await introspectionLimit.take(for: request)

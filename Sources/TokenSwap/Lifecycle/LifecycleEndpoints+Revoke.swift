@@ -17,7 +17,7 @@ extension LifecycleEndpoints {
     /// has a provider API calls it for every token (a value its API cannot take goes as the
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
     package func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await GrantEndpoints.answer(provider: provider, grant: "revoke") {
+        await GrantAnswer.answer(provider: provider, grant: "revoke") {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let opened = try revocationToken(token, for: provider)
