@@ -429,19 +429,23 @@ import Testing
     }
 
     /// Binding fails closed: with the provider turned `off`, a token bound earlier cannot
-    /// be proved, so it does not refresh (a copy of it is no easier to use).
+    /// be proved, so it does not refresh (a copy of it is no easier to use). The proof is
+    /// not read, so no outcome is counted (the metric counts providers that are not `off`).
     @Test func offModeKeepsBoundTokensBound() async throws {
         let provider = try Self.deviceProvider(dpop: .off)
         let upstream = RecordingUpstream()
+        let metrics = ServiceMetrics()
         let token = try sealed("raw-r", grant: bound(to: maker))
         let path = "/v1/spotify/refresh"
-        let response = await service(upstream).answer {
+        let response = await service(upstream, metrics: metrics).answer {
             $0.refresh(
                 self.refreshRequest(token, proofs: [self.proof(path)]), provider: provider,
                 completion: $1)
         }.response
         #expect(try Self.errorCode(response) == "invalid_grant")
         #expect(upstream.requests.isEmpty)
+        let text = String(decoding: await metrics.exposition(), as: UTF8.self)
+        #expect(!text.contains("tokenswap_dpop_proofs_total{"))
     }
 
     /// The token endpoint: the proof names the token endpoint's URI.

@@ -3,13 +3,16 @@ import Transport
 
 /// The grants' side of CONTRACT §13, the step every swap, refresh, token and device request
 /// runs first: its proof inspected, the answer decorated, and what it hands out bound as
-/// the gate decides. Without a gate (`gate` nil) no proof is read and nothing binds.
+/// the gate decides. Without a gate (`gate` nil), or for a provider whose DPoP is `off`, no
+/// proof is read and nothing binds: the gate is not consulted, no outcome is counted (the
+/// metric counts providers whose setting is not `off`), and a value bound before cannot be
+/// proved (`invalid_grant`).
 struct GrantProof: Sendable {
     let gate: DPoPGate?
 
     /// Inspects the request's proof, then runs `body` with the inspection and a completion
-    /// that puts a fresh `DPoP-Nonce` on the answer where one is due. Without a gate the
-    /// inspection is nil.
+    /// that puts a fresh `DPoP-Nonce` on the answer where one is due. Without a gate, or
+    /// with the provider's DPoP `off`, the inspection is nil and `completion` runs as it is.
     func proving(
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (EndpointAnswer) -> Void,
@@ -18,7 +21,7 @@ struct GrantProof: Sendable {
                 DPoPInspection?, _ completion: @escaping @Sendable (EndpointAnswer) -> Void
             ) -> Void
     ) {
-        guard let gate else { return body(nil, completion) }
+        guard let gate, provider.dpopMode != .off else { return body(nil, completion) }
         gate.inspect(request, provider: provider) { inspection in
             // Only an answer to a request with a `DPoP` header gets a nonce; the others
             // (every refresh of an app without DPoP) keep their completion as it is.
@@ -29,7 +32,7 @@ struct GrantProof: Sendable {
 
     /// The inspection, awaited (the device endpoints run as tasks).
     func inspect(_ request: HTTPRequest, provider: Provider) async -> DPoPInspection? {
-        guard let gate else { return nil }
+        guard let gate, provider.dpopMode != .off else { return nil }
         return await awaiting { gate.inspect(request, provider: provider, completion: $0) }
     }
 
@@ -39,8 +42,9 @@ struct GrantProof: Sendable {
         return gate.decorate(answer, inspection)
     }
 
-    /// The thumbprint the answer is bound to (`DPoPGate.binding`). Without a gate nothing
-    /// binds, and a value bound before cannot be proved: `invalid_grant`.
+    /// The thumbprint the answer is bound to (`DPoPGate.binding`). Without an inspection
+    /// (no gate, or DPoP `off`) nothing binds, and a value bound before cannot be proved:
+    /// `invalid_grant`.
     func binding(_ inspection: DPoPInspection?, bound: [UInt8]?, provider: Provider)
         throws(GrantError) -> [UInt8]?
     {
