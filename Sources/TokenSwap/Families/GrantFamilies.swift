@@ -101,13 +101,7 @@ final class GrantFamilies: Sendable {
     /// detection needs the next generation in it (CONTRACT §2: "when §13–§14 need a new
     /// seal").
     func needsNewSeal(_ opened: OpenedToken, provider: Provider) -> Bool {
-        opened.grant == nil || detectsReuse(at: provider)
-    }
-
-    /// Whether `provider` has reuse detection on (`TOKENSWAP_<NAME>_REUSE_DETECTION`):
-    /// only then is a family's generation read and written.
-    func detectsReuse(at provider: Provider) -> Bool {
-        provider.familyPolicy.reuseDetection
+        opened.grant == nil || provider.familyPolicy.reuseDetection
     }
 
     // MARK: Refusing ended grants (before the replay claim)
@@ -207,7 +201,7 @@ final class GrantFamilies: Sendable {
         _ grant: SealedGrant, raw: String, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        guard detectsReuse(at: provider) else { return next() }
+        guard provider.familyPolicy.reuseDetection else { return next() }
         guard let key = generationKey(grant, provider: provider) else {
             return failed(.temporarilyUnavailable(reason: "digest unavailable"))
         }
@@ -232,7 +226,7 @@ final class GrantFamilies: Sendable {
     func recordGeneration(
         _ grant: SealedGrant?, provider: Provider, done: @escaping @Sendable () -> Void
     ) {
-        guard detectsReuse(at: provider), let grant,
+        guard provider.familyPolicy.reuseDetection, let grant,
             let key = generationKey(grant, provider: provider)
         else { return done() }
         // A failure leaves the older newest: reuse of this generation's parent is then

@@ -76,9 +76,10 @@ final class RefreshAttempt: Sendable {
     }
 
     /// What the window calls when it has no answer for the token. Reuse is judged only
-    /// then: a repeat inside the window is a retry (CONTRACT §14).
+    /// then (with `TOKENSWAP_<NAME>_REUSE_DETECTION` on): a repeat inside the window is a
+    /// retry (CONTRACT §14).
     private func call(_ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void) {
-        guard refresh.families.detectsReuse(at: provider) else { return callProvider(done) }
+        guard provider.familyPolicy.reuseDetection else { return callProvider(done) }
         refresh.families.checkGeneration(
             family, raw: raw, provider: provider, failed: { done(.failure($0)) }
         ) { self.callProvider(done) }
@@ -92,21 +93,22 @@ final class RefreshAttempt: Sendable {
     private func callProvider(
         _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
-        let provider = provider
-        let interpret: @Sendable (HTTPResponse) throws(GrantError) -> ProviderTokenResponse
-        if legacyFormat == nil {
-            interpret = { (answer) throws(GrantError) in
-                try provider.dialect.interpretToken(answer)
-            }
-        } else {
-            interpret = { (answer) throws(GrantError) in
-                try LegacyTokens.interpretRefresh(answer, provider: provider)
-            }
-        }
-        refresh.upstream.exchange(.refreshToken(raw), with: provider, interpret: interpret) {
+        let answered: @Sendable (Result<ProviderTokenResponse, GrantError>) -> Void = {
             exchanged in
             self.answer(exchanged, done)
         }
+        guard legacyFormat != nil else {
+            // The provider's answer read in its dialect, as every token call reads it.
+            return refresh.upstream.exchange(
+                .refreshToken(raw), with: provider, completion: answered)
+        }
+        // A legacy token's refusals are read the legacy way (CONTRACT §9).
+        let provider = provider
+        refresh.upstream.exchange(
+            .refreshToken(raw), with: provider,
+            interpret: { (answer) throws(GrantError) in
+                try LegacyTokens.interpretRefresh(answer, provider: provider)
+            }, completion: answered)
     }
 
     /// The answer to the client, from what the provider answered.
@@ -142,7 +144,7 @@ final class RefreshAttempt: Sendable {
                 answered
             }
         // The answer's generation is the family's newest before the client has it.
-        guard refresh.families.detectsReuse(at: provider), case .success((_, let grant?)) = result
+        guard provider.familyPolicy.reuseDetection, case .success((_, let grant?)) = result
         else { return done(settled) }
         refresh.families.recordGeneration(grant, provider: provider) { done(settled) }
     }
