@@ -23,7 +23,7 @@ import Transport
 /// - with a known lifetime, a grant past it is refused, and every answer says how long it
 ///   has left (`refresh_token_expires_in`).
 final class GrantFamilies: Sendable {
-    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS` and each provider's policy.
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS` (each provider's policy is its `familyPolicy`).
     let settings: GrantFamilySettings
     /// Where revocations and each family's newest generation are recorded (CONTRACT §12).
     let state: any StateStore

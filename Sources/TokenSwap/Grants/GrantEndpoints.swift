@@ -108,6 +108,10 @@ extension GrantEndpoints {
     ) {
         // One store for every feature's state: the replay window, proof ids, revocations.
         let store = state ?? MemoryStateStore(configuration: configuration, metrics: metrics)
+        // The DPoP gate only where some provider reads proofs (CONTRACT §13).
+        let dpop =
+            configuration.providers.contains { $0.dpopMode != .off }
+            ? DPoPGate(configuration: configuration, store: store, metrics: metrics) : nil
         self.init(
             keyRing: configuration.keyRing, transport: transport,
             upstreamTimeoutSeconds: configuration.upstreamTimeoutSeconds, logger: logger,
@@ -120,7 +124,7 @@ extension GrantEndpoints {
                     in: sharedState, name: "introspection"),
             legacyFailureLimit: configuration.clientRateLimit(
                 perMinute: Double(configuration.legacyFailureLimitPerMinute)),
-            dpop: DPoPGate(configuration: configuration, store: store, metrics: metrics),
+            dpop: dpop,
             refreshReplaySeconds: configuration.refreshReplaySeconds, state: store,
             families: configuration.families)
     }
