@@ -85,22 +85,21 @@ final class RefreshAttempt: Sendable {
         ) { self.callProvider(done) }
     }
 
-    /// The provider call, and the answer sealed: the provider's rotated token, or else the
-    /// client's own, as the next generation of its family (the derived one for a token
-    /// sealed without one, CONTRACT §14) bound to `binding` (§13). The same text goes back only when
-    /// nothing it seals would change: the active key, the current layout, the same binding,
-    /// and no generation to count (§2).
+    /// The provider call, and its answer sealed as soon as it is read (`sealedAnswer`), inside
+    /// the provider call's own callback; then, for a legacy token, the allowance settled
+    /// (CONTRACT §9), and with reuse detection the answer's generation recorded (§14), each
+    /// a step on the way to `done` only where it applies.
     private func callProvider(
         _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
-        let answered: @Sendable (Result<ProviderTokenResponse, GrantError>) -> Void = {
-            exchanged in
-            self.answer(exchanged, done)
+        let sealed: @Sendable (ProviderTokenResponse) throws(GrantError) -> HTTPResponse = {
+            [self] (tokens) throws(GrantError) in
+            try sealedAnswer(tokens)
         }
-        guard legacyFormat != nil else {
-            // The provider's answer read in its dialect, as every token call reads it.
+        let finish = provider.familyPolicy.reuseDetection ? recordingGeneration(done) : done
+        guard let legacyFormat else {
             return refresh.upstream.exchange(
-                .refreshToken(raw), with: provider, completion: answered)
+                .refreshToken(raw), with: provider, then: sealed, completion: finish)
         }
         // A legacy token's refusals are read the legacy way (CONTRACT §9).
         let provider = provider
@@ -108,44 +107,48 @@ final class RefreshAttempt: Sendable {
             .refreshToken(raw), with: provider,
             interpret: { (answer) throws(GrantError) in
                 try LegacyTokens.interpretRefresh(answer, provider: provider)
-            }, completion: answered)
+            }, then: sealed,
+            completion: { [self] result in
+                finish(
+                    refresh.legacy.settledRefresh(
+                        result, format: legacyFormat, provider: provider, request: request))
+            })
     }
 
-    /// The answer to the client, from what the provider answered.
-    private func answer(
-        _ exchanged: Result<ProviderTokenResponse, GrantError>,
-        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-    ) {
-        let unchanged =
-            opened.sealedWithActiveKey && !refresh.families.needsNewSeal(opened, provider: provider)
-            && opened.grant?.thumbprint == binding
-        let result = Result { () throws(GrantError) -> (HTTPResponse, SealedGrant?) in
-            let tokens = try exchanged.get()
-            let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
-            if rotated == nil, unchanged {
-                let response = GrantAnswer.success(
-                    refresh.families.withLifetime(tokens, grant: opened.grant, provider: provider),
-                    refreshToken: sealed)
-                return (response, opened.grant)
-            }
-            let grant = try refresh.families.refreshedGrant(family, thumbprint: binding)
-            let answer = try refresh.sealer.seal(rotated ?? raw, for: provider, grant: grant)
-            let response = GrantAnswer.success(
-                refresh.families.withLifetime(tokens, grant: grant, provider: provider),
-                refreshToken: answer)
-            return (response, grant)
+    /// The answer to the client, from the tokens the provider answered: the provider's
+    /// rotated token, or else the client's own, sealed as the next generation of its family
+    /// (the derived one for a token sealed without one, CONTRACT §14) bound to `binding`
+    /// (§13). The same text goes back only when nothing it seals would change: the active
+    /// key, the current layout, the same binding, and no generation to count (§2).
+    private func sealedAnswer(_ tokens: ProviderTokenResponse) throws(GrantError) -> HTTPResponse {
+        let families = refresh.families
+        let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
+        if rotated == nil, opened.sealedWithActiveKey,
+            !families.needsNewSeal(opened, provider: provider),
+            opened.grant?.thumbprint == binding
+        {
+            return GrantAnswer.success(
+                families.withLifetime(tokens, grant: opened.grant, provider: provider),
+                refreshToken: sealed)
         }
-        let answered = result.map(\.0)
-        let settled =
-            if let legacyFormat {
-                refresh.legacy.settledRefresh(
-                    answered, format: legacyFormat, provider: provider, request: request)
-            } else {
-                answered
-            }
-        // The answer's generation is the family's newest before the client has it.
-        guard provider.familyPolicy.reuseDetection, case .success((_, let grant?)) = result
-        else { return done(settled) }
-        refresh.families.recordGeneration(grant, provider: provider) { done(settled) }
+        let grant = try families.refreshedGrant(family, thumbprint: binding)
+        let answer = try refresh.sealer.seal(rotated ?? raw, for: provider, grant: grant)
+        return GrantAnswer.success(
+            families.withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
+    }
+
+    /// `done`, after a successful answer's generation is recorded as its family's newest
+    /// (reuse detection, CONTRACT §14): the client has it only then. With reuse detection
+    /// every answer is sealed anew as the family's next generation (`needsNewSeal`), the one
+    /// `sealedAnswer` sealed.
+    private func recordingGeneration(
+        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) -> @Sendable (Result<HTTPResponse, GrantError>) -> Void {
+        { [self] result in
+            guard case .success = result,
+                let grant = try? refresh.families.refreshedGrant(family, thumbprint: binding)
+            else { return done(result) }
+            refresh.families.recordGeneration(grant, provider: provider) { done(result) }
+        }
     }
 }

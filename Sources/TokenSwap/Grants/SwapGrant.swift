@@ -49,14 +49,13 @@ final class SwapGrant: CallbackGrant {
         } catch {
             return finish(.failure(error))
         }
-        upstream.exchange(grant, with: provider) { [self] exchanged in
-            finish(
-                Result { () throws(GrantError) in
-                    // The consent starts a grant family (CONTRACT §14).
-                    try GrantAnswer.firstTokens(
-                        exchanged.get(), provider: provider, binding: binding,
-                        families: families, sealer: sealer)
-                })
-        }
+        upstream.exchange(
+            grant, with: provider,
+            then: { [self] (tokens) throws(GrantError) in
+                // The consent starts a grant family (CONTRACT §14).
+                try GrantAnswer.firstTokens(
+                    tokens, provider: provider, binding: binding, families: families,
+                    sealer: sealer)
+            }, completion: finish)
     }
 }
