@@ -14,7 +14,7 @@ import Transport
 /// URI normalisation (CONTRACT §13).
 ///
 /// Each entry point runs the service's own code, not a copy of it, except
-/// `pollDevice(envelope:now:)`, which repeats the steps of `GrantEndpoints.pollDevice`
+/// `pollDevice(envelope:now:)`, which repeats the steps of `DevicePollGrant.poll`
 /// between opening the code and calling the provider (that function needs a provider
 /// and a key ring); it must follow that function when it changes.
 public enum FuzzEntryPoints {
@@ -137,7 +137,7 @@ public enum FuzzEntryPoints {
         case polled(first: Int, second: Int, secondWasTooSoon: Bool, afterProviderSlowDown: Int)
     }
 
-    /// Opens `plaintext` as an envelope and does what `GrantEndpoints.pollDevice` does with
+    /// Opens `plaintext` as an envelope and does what `DevicePollGrant.poll` does with
     /// its numbers at wall-clock time `now` (Unix seconds): the remaining lifetime, the
     /// poll schedule's first poll and an immediate second one (RFC 8628 §3.5 `slow_down`,
     /// +5 s), then the provider's own `slow_down`.

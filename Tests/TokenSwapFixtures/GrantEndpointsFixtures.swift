@@ -13,14 +13,14 @@ enum GrantEndpointsFixtures {
 
     static func provider(
         name: String = "spotify", auth: ClientAuthMethod = .clientSecretBasic,
-        clientID: String = "client-1"
+        clientID: String = "client-1", familyPolicy: GrantFamilyPolicy = GrantFamilyPolicy()
     ) throws -> Provider {
         Provider(
             name: name, preset: .generic,
             tokenURL: try UpstreamURL("https://accounts.example/api/token"),
             clientID: clientID, clientSecret: Secret(secret), authMethod: auth,
             redirectURI: "myapp://callback",
-            allowedRedirectURIs: ["myapp://dev-callback"])
+            allowedRedirectURIs: ["myapp://dev-callback"], familyPolicy: familyPolicy)
     }
 
     static func service(

@@ -10,7 +10,7 @@ import Testing
 
     @Test func defaultsAreOptionalSixtySecondsAndNonces() async throws {
         let config = try await F.load(F.minimalEnvironment())
-        #expect(config.dpop.mode(for: "spotify") == .optional)
+        #expect(config.defaultProvider.dpopMode == .optional)
         #expect(config.dpop.maxAgeSeconds == 60)
         #expect(config.dpop.noncesRequired)
         #expect(config.dpop.proofIDs == 100_000)
@@ -23,12 +23,12 @@ import Testing
         env["TOKENSWAP_DPOP_NONCE"] = "off"
         env["TOKENSWAP_DPOP_PROOF_IDS"] = "16"
         let config = try await F.load(env)
-        #expect(config.dpop.mode(for: "spotify") == .required)
+        #expect(config.defaultProvider.dpopMode == .required)
         #expect(config.dpop.maxAgeSeconds == 30)
         #expect(!config.dpop.noncesRequired)
         #expect(config.dpop.proofIDs == 16)
         env["TOKENSWAP_SPOTIFY_DPOP"] = "off"
-        #expect(try await F.load(env).dpop.mode(for: "spotify") == .off)
+        #expect(try await F.load(env).defaultProvider.dpopMode == .off)
     }
 
     @Test(arguments: [

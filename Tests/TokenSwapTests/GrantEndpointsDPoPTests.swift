@@ -34,23 +34,24 @@ import Testing
         ring = try KeyRing(parsing: F.newKey)
     }
 
-    static func deviceProvider() throws -> Provider {
+    /// The provider of these tests, with its DPoP mode (`TOKENSWAP_SPOTIFY_DPOP`).
+    static func deviceProvider(dpop: DPoPMode = .optional) throws -> Provider {
         Provider(
             name: "spotify", preset: .generic,
             tokenURL: try UpstreamURL("https://accounts.example/api/token"),
             clientID: "client-1", clientSecret: Secret(F.secret), authMethod: .clientSecretBasic,
             redirectURI: "myapp://callback",
             device: ProviderDeviceSettings(
-                url: try UpstreamURL("https://accounts.example/device/code"), clientAuth: .none))
+                url: try UpstreamURL("https://accounts.example/device/code"), clientAuth: .none),
+            dpopMode: dpop)
     }
 
     func service(
-        _ upstream: RecordingUpstream, mode: DPoPMode = .optional, nonces: Bool = false,
+        _ upstream: RecordingUpstream, nonces: Bool = false,
         metrics: ServiceMetrics = ServiceMetrics(), replaySeconds: Int = 0
     ) -> GrantEndpoints {
         let gate = DPoPGate(
-            settings: DPoPSettings(
-                modes: ["spotify": mode], maxAgeSeconds: 60, noncesRequired: nonces),
+            settings: DPoPSettings(maxAgeSeconds: 60, noncesRequired: nonces),
             keyRing: ring, store: MemoryStateStore(), publicURL: Self.base,
             trustedProxies: TrustedProxies([]), servesTLS: false, metrics: metrics,
             now: { Self.now })
@@ -270,16 +271,17 @@ import Testing
     }
 
     @Test func requiredModeRefusesRequestsWithoutAValidProof() async throws {
+        let provider = try Self.deviceProvider(dpop: .required)
         let upstream = RecordingUpstream()
-        let service = service(upstream, mode: .required)
+        let service = service(upstream)
         let token = try sealed("raw-r", grant: nil)
         let swap = await service.answer {
             $0.swap(
-                self.request("code=c", path: "/v1/spotify/swap"), provider: self.provider,
+                self.request("code=c", path: "/v1/spotify/swap"), provider: provider,
                 completion: $1)
         }.response
         let refresh = await service.answer {
-            $0.refresh(self.refreshRequest(token), provider: self.provider, completion: $1)
+            $0.refresh(self.refreshRequest(token), provider: provider, completion: $1)
         }.response
         let device = await service.deviceCode(
             request("", path: "/v1/spotify/device/code"), provider: provider
@@ -342,7 +344,7 @@ import Testing
             RecordingUpstream.json(200, Self.refreshed), RecordingUpstream.json(200, Self.refreshed)
         )
         let gate = DPoPGate(
-            settings: DPoPSettings(modes: ["spotify": .optional], noncesRequired: false),
+            settings: DPoPSettings(noncesRequired: false),
             keyRing: ring, store: MemoryStateStore(proofIDCapacity: 16), publicURL: Self.base,
             trustedProxies: TrustedProxies([]), servesTLS: false, metrics: metrics,
             now: { Self.now })
@@ -414,11 +416,12 @@ import Testing
     }
 
     @Test func offModeIgnoresTheHeaderAndBindsNothing() async throws {
+        let provider = try Self.deviceProvider(dpop: .off)
         let upstream = RecordingUpstream(RecordingUpstream.json(200, Self.tokens))
-        let response = await service(upstream, mode: .off, nonces: true).answer {
+        let response = await service(upstream, nonces: true).answer {
             $0.swap(
                 self.request("code=c", path: "/v1/spotify/swap", proofs: ["x.y.z"]),
-                provider: self.provider, completion: $1)
+                provider: provider, completion: $1)
         }.response
         #expect(response.status.code == 200)
         #expect(response.headers["DPoP-Nonce"] == nil)
@@ -426,18 +429,23 @@ import Testing
     }
 
     /// Binding fails closed: with the provider turned `off`, a token bound earlier cannot
-    /// be proved, so it does not refresh (a copy of it is no easier to use).
+    /// be proved, so it does not refresh (a copy of it is no easier to use). The proof is
+    /// not read, so no outcome is counted (the metric counts providers that are not `off`).
     @Test func offModeKeepsBoundTokensBound() async throws {
+        let provider = try Self.deviceProvider(dpop: .off)
         let upstream = RecordingUpstream()
+        let metrics = ServiceMetrics()
         let token = try sealed("raw-r", grant: bound(to: maker))
         let path = "/v1/spotify/refresh"
-        let response = await service(upstream, mode: .off).answer {
+        let response = await service(upstream, metrics: metrics).answer {
             $0.refresh(
-                self.refreshRequest(token, proofs: [self.proof(path)]), provider: self.provider,
+                self.refreshRequest(token, proofs: [self.proof(path)]), provider: provider,
                 completion: $1)
         }.response
         #expect(try Self.errorCode(response) == "invalid_grant")
         #expect(upstream.requests.isEmpty)
+        let text = String(decoding: await metrics.exposition(), as: UTF8.self)
+        #expect(!text.contains("tokenswap_dpop_proofs_total{"))
     }
 
     /// The token endpoint: the proof names the token endpoint's URI.

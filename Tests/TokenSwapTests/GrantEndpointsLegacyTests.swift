@@ -105,7 +105,7 @@ import Testing
             // The decoder itself opens it: only the kind keeps it out.
             #expect(service.legacy.open(forged, for: provider) != nil)
             #expect(throws: GrantError.unopenableDeviceCode) {
-                try service.openDeviceCode(forged, for: provider)
+                try service.devicePollGrant.openDeviceCode(forged, for: provider)
             }
         }
         let sane = try Self.ctrToken(#"{"d":"attacker-code","e":4102444800,"i":5}"#)

@@ -12,9 +12,9 @@ import Testing
         let config = try await F.load(F.minimalEnvironment())
         #expect(config.families.retentionDays == 190)
         #expect(config.families.retention == .seconds(190 * 86_400))
-        #expect(config.families.policy(for: "spotify") == GrantFamilyPolicy())
-        #expect(!config.families.policy(for: "spotify").reuseDetection)
-        #expect(config.families.policy(for: "spotify").refreshTokenLifetimeSeconds == 0)
+        #expect(config.defaultProvider.familyPolicy == GrantFamilyPolicy())
+        #expect(!config.defaultProvider.familyPolicy.reuseDetection)
+        #expect(config.defaultProvider.familyPolicy.refreshTokenLifetimeSeconds == 0)
     }
 
     /// CONTRACT §14: without a store, `check-config` says that revocations live in this
@@ -51,9 +51,10 @@ import Testing
         env["TOKENSWAP_REVOCATION_RETENTION_DAYS"] = "30"
         let config = try await F.load(env)
         #expect(
-            config.families.policy(for: "spotify")
+            config.defaultProvider.familyPolicy
                 == GrantFamilyPolicy(refreshTokenLifetimeSeconds: 15_552_000))
-        #expect(config.families.policy(for: "acme") == GrantFamilyPolicy(reuseDetection: true))
+        #expect(
+            config.provider(named: "acme")?.familyPolicy == GrantFamilyPolicy(reuseDetection: true))
         #expect(config.families.retentionDays == 30)
     }
 

@@ -14,7 +14,7 @@ import Transport
 @Suite struct GrantFamilyTests {
     typealias F = GrantEndpointsFixtures
 
-    /// A service whose providers have `policy`, with its state in memory on `clock`.
+    /// A service with its state in memory on `clock` (each provider brings its own policy).
     struct Stack {
         let service: GrantEndpoints
         let upstream: RecordingUpstream
@@ -24,8 +24,7 @@ import Transport
     }
 
     static func stack(
-        _ answers: RecordingUpstream.Answer..., policy: GrantFamilyPolicy = GrantFamilyPolicy(),
-        replaySeconds: Int = 0, provider: Provider
+        _ answers: RecordingUpstream.Answer..., replaySeconds: Int = 0, provider: Provider
     ) throws -> Stack {
         let upstream = RecordingUpstream(answers)
         let clock = TestClock()
@@ -36,7 +35,6 @@ import Transport
             upstreamTimeoutSeconds: 2, logger: logs.logger, metrics: metrics,
             refreshReplaySeconds: replaySeconds,
             state: MemoryStateStore(clock: { clock.deadline }),
-            families: GrantFamilySettings(policies: [provider.name: policy]),
             unixClock: { clock.unix })
         return Stack(
             service: service, upstream: upstream, clock: clock, logs: logs, metrics: metrics)
@@ -202,10 +200,9 @@ import Transport
     /// With reuse detection on, an old copy of a token sealed before families, presented
     /// after its first refresh, is an older generation: the family is revoked.
     @Test func reuseDetectionSeesAnOldCopyOfATokenSealedBeforeFamilies() async throws {
-        let provider = try F.provider()
+        let provider = try F.provider(familyPolicy: GrantFamilyPolicy(reuseDetection: true))
         let stack = try Self.stack(
-            Self.rotated("r1"), policy: GrantFamilyPolicy(reuseDetection: true),
-            provider: provider)
+            Self.rotated("r1"), provider: provider)
         let old = try Self.versionOneToken("raw-v1", provider: provider)
         let appsToken = try Self.sealed(await Self.refresh(old, stack, provider: provider))
         try Self.expectRefused(await Self.refresh(old, stack, provider: provider))
@@ -395,10 +392,11 @@ import Transport
     // MARK: Reuse detection
 
     @Test func anOlderGenerationAfterTheWindowRevokesTheFamilyAndTheNewestToken() async throws {
-        let provider = try F.provider(name: "acme")
+        let provider = try F.provider(
+            name: "acme", familyPolicy: GrantFamilyPolicy(reuseDetection: true))
         let stack = try Self.stack(
             Self.rotated("r0"), Self.rotated("r1"), Self.rotated("r2"),
-            policy: GrantFamilyPolicy(reuseDetection: true), replaySeconds: 60,
+            replaySeconds: 60,
             provider: provider)
         let t0 = try Self.sealed(await Self.swap(stack, provider: provider))
         let first = await Self.refresh(t0, stack, provider: provider)
@@ -433,10 +431,10 @@ import Transport
     }
 
     @Test func withoutAReplayWindowAnyOlderGenerationIsReuse() async throws {
-        let provider = try F.provider()
+        let provider = try F.provider(familyPolicy: GrantFamilyPolicy(reuseDetection: true))
         let stack = try Self.stack(
             Self.rotated("r0"), Self.rotated("r1"), Self.rotated("r2"),
-            policy: GrantFamilyPolicy(reuseDetection: true), provider: provider)
+            provider: provider)
         let t0 = try Self.sealed(await Self.swap(stack, provider: provider))
         let t1 = try Self.sealed(await Self.refresh(t0, stack, provider: provider))
         let t2 = try Self.sealed(await Self.refresh(t1, stack, provider: provider))
@@ -453,11 +451,12 @@ import Transport
             authMethod: base.authMethod, redirectURI: base.redirectURI,
             lifecycle: ProviderLifecycle(
                 revocationStyle: .rfc7009,
-                revocationURL: try UpstreamURL("https://accounts.example/revoke")))
+                revocationURL: try UpstreamURL("https://accounts.example/revoke")),
+            familyPolicy: GrantFamilyPolicy(reuseDetection: true))
         let stack = try Self.stack(
             Self.rotated("r0"), Self.rotated("r1"), Self.rotated("r2"),
             RecordingUpstream.json(200, ""),
-            policy: GrantFamilyPolicy(reuseDetection: true), provider: provider)
+            provider: provider)
         let t0 = try Self.sealed(await Self.swap(stack, provider: provider))
         let t1 = try Self.sealed(await Self.refresh(t0, stack, provider: provider))
         _ = try Self.sealed(await Self.refresh(t1, stack, provider: provider))
@@ -483,11 +482,11 @@ import Transport
     }
 
     @Test func withDetectionOnAnUnrotatedTokenStillComesBackAsTheNextGeneration() async throws {
-        let provider = try F.provider()
+        let provider = try F.provider(familyPolicy: GrantFamilyPolicy(reuseDetection: true))
         let stack = try Self.stack(
             Self.rotated("r0"),
             RecordingUpstream.json(200, #"{"access_token":"a2","expires_in":3600}"#),
-            policy: GrantFamilyPolicy(reuseDetection: true), provider: provider)
+            provider: provider)
         let t0 = try Self.sealed(await Self.swap(stack, provider: provider))
         let t1 = try Self.sealed(await Self.refresh(t0, stack, provider: provider))
         #expect(t1 != t0)
@@ -498,11 +497,12 @@ import Transport
     // MARK: Lifetime
 
     @Test func theLifetimeCountsDownInEveryAnswerAndRefusesAfterIt() async throws {
-        let provider = try F.provider()
+        let provider = try F.provider(
+            familyPolicy: GrantFamilyPolicy(refreshTokenLifetimeSeconds: 100))
         let stack = try Self.stack(
             Self.rotated("r0"), Self.rotated("r1"),
             Self.rotated("r2", extra: #","refresh_token_expires_in":"30""#),
-            policy: GrantFamilyPolicy(refreshTokenLifetimeSeconds: 100), provider: provider)
+            provider: provider)
         let swapped = await Self.swap(stack, provider: provider)
         #expect(try F.body(swapped)["refresh_token_expires_in"] == .number("100"))
         let t0 = try Self.sealed(swapped)

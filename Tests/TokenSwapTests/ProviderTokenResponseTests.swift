@@ -120,7 +120,7 @@ import Testing
         #expect(parsed.refreshToken == nil)
     }
 
-    /// The answer (`GrantEndpoints.success`): the provider's members in order, its
+    /// The answer (`GrantAnswer.success`): the provider's members in order, its
     /// `refresh_token` replaced in place by the sealed one, or removed when none goes back,
     /// or the sealed one added at the end when the provider sent none.
     @Test(
@@ -147,7 +147,7 @@ import Testing
         body: String, sealed: String?, expected: String
     ) throws {
         let parsed = try ProviderTokenResponse.interpret(Self.answer(200, body))
-        let answer = GrantEndpoints.success(parsed, refreshToken: sealed)
+        let answer = GrantAnswer.success(parsed, refreshToken: sealed)
         #expect(String(decoding: answer.body, as: UTF8.self) == expected)
         #expect(answer.status.code == 200)
     }

@@ -144,7 +144,10 @@ struct ProviderSettings {
             dialect: dialect, device: device, legacyDecoders: legacy,
             lifecycle: try lifecycle(
                 preset: preset, clientID: clientID, dialect: dialect, tokenURL: tokenURL,
-                sandbox: sandbox))
+                sandbox: sandbox),
+            dpopMode: try ServiceConfiguration.choice(
+                .provider(name, .dpop), source, default: DPoPMode.default),
+            familyPolicy: try GrantFamilyPolicy(source, provider: name))
     }
 
     /// The device grant settings (CONTRACT §7): present when a device authorization URL

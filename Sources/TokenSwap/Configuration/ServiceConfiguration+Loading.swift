@@ -162,8 +162,8 @@ extension ServiceConfiguration {
                 try source.int(.refreshReplayMaxEntries)
                     ?? ConfigurationDefaults.refreshReplayMaxEntries,
                 variable: ConfigurationKey.refreshReplayMaxEntries.environmentName)
-        self.dpop = try DPoPSettings(source, providers: providers.map(\.name))
-        self.families = try GrantFamilySettings(source, providers: providers.map(\.name))
+        self.dpop = try DPoPSettings(source)
+        self.families = try GrantFamilySettings(source)
     }
 
     /// `TOKENSWAP_PUBLIC_URL`: an `https://` base (RFC 8414 §2: the issuer is https), or

@@ -4,7 +4,7 @@ extension ServiceConfiguration {
     /// make room, so new proofs are refused with 503 until old ones expire); nil when
     /// every provider's DPoP is `off`.
     package var proofIDsSummary: String? {
-        guard providers.contains(where: { dpop.mode(for: $0.name) != .off }) else { return nil }
+        guard providers.contains(where: { $0.dpopMode != .off }) else { return nil }
         let window = DPoPProofChecker(maxAgeSeconds: dpop.maxAgeSeconds, nonces: nil)
             .replayWindow.components.seconds
         let memory =

@@ -16,7 +16,7 @@ import Transport
 /// `tokenswap_dpop_proofs_total`, and puts a fresh `DPoP-Nonce` on every answer to a
 /// request that carried the header (`decorate`).
 ///
-/// One per service; the providers' modes are in `settings`.
+/// One per service; each provider's mode is its `Provider.dpopMode`.
 package final class DPoPGate: Sendable {
     let settings: DPoPSettings
     let checker: DPoPProofChecker
@@ -76,7 +76,7 @@ package final class DPoPGate: Sendable {
         _ request: HTTPRequest, provider: Provider,
         completion: @escaping @Sendable (DPoPInspection) -> Void
     ) {
-        let mode = settings.mode(for: provider.name)
+        let mode = provider.dpopMode
         let fields = request.headers.valueBytes("DPoP")
         guard mode != .off else {
             return completion(
@@ -193,7 +193,7 @@ package final class DPoPGate: Sendable {
 
     /// Whether discovery lists `dpop_signing_alg_values_supported` for `provider`.
     func advertises(_ provider: Provider) -> Bool {
-        settings.mode(for: provider.name) != .off
+        provider.dpopMode != .off
     }
 
     private func count(_ outcome: DPoPOutcome, provider: Provider) {
@@ -244,9 +244,9 @@ package enum DPoPOutcome: String, Sendable, CaseIterable {
     case missing
 }
 
-/// The DPoP settings of CONTRACT §13: `TOKENSWAP_<NAME>_DPOP` per provider,
-/// `TOKENSWAP_DPOP_MAX_AGE_SECONDS`, `TOKENSWAP_DPOP_NONCE` and
-/// `TOKENSWAP_DPOP_PROOF_IDS`.
+/// The service-wide DPoP settings of CONTRACT §13: `TOKENSWAP_DPOP_MAX_AGE_SECONDS`,
+/// `TOKENSWAP_DPOP_NONCE` and `TOKENSWAP_DPOP_PROOF_IDS`. Each provider's mode
+/// (`TOKENSWAP_<NAME>_DPOP`) is its `Provider.dpopMode`.
 package struct DPoPSettings: Sendable, Equatable {
     /// `TOKENSWAP_DPOP_MAX_AGE_SECONDS`: how old a proof's `iat` may be.
     package static let defaultMaxAgeSeconds = 60
@@ -262,8 +262,6 @@ package struct DPoPSettings: Sendable, Equatable {
     package static let proofIDsRange = SettingRange(
         16...10_000_000, expected: "a whole number of proof ids from 16 to 10000000")
 
-    /// Each provider's mode by name; a provider not listed is `DPoPMode.default`.
-    package let modes: PerProvider<DPoPMode>
     package let maxAgeSeconds: Int
     /// `TOKENSWAP_DPOP_NONCE=on` (the default): proofs must carry a nonce tokenswap issued.
     package let noncesRequired: Bool
@@ -271,26 +269,16 @@ package struct DPoPSettings: Sendable, Equatable {
     package let proofIDs: Int
 
     package init(
-        modes: [String: DPoPMode] = [:], maxAgeSeconds: Int = Self.defaultMaxAgeSeconds,
-        noncesRequired: Bool = true, proofIDs: Int = Self.defaultProofIDs
+        maxAgeSeconds: Int = Self.defaultMaxAgeSeconds, noncesRequired: Bool = true,
+        proofIDs: Int = Self.defaultProofIDs
     ) {
-        self.modes = PerProvider(modes, default: .default)
         self.maxAgeSeconds = maxAgeSeconds
         self.noncesRequired = noncesRequired
         self.proofIDs = proofIDs
     }
 
-    package func mode(for provider: String) -> DPoPMode {
-        modes[provider]
-    }
-
-    /// Reads the settings for `providers` (their names) from `source`.
-    init(_ source: ConfigurationSource, providers: [String]) throws(ConfigurationError) {
-        var modes: [String: DPoPMode] = [:]
-        for name in providers {
-            modes[name] = try ServiceConfiguration.choice(
-                .provider(name, .dpop), source, default: DPoPMode.default)
-        }
+    /// Reads the settings from `source`.
+    init(_ source: ConfigurationSource) throws(ConfigurationError) {
         let maxAge = try Self.maxAgeSecondsRange.checked(
             try source.int(.dpopMaxAgeSeconds) ?? Self.defaultMaxAgeSeconds,
             variable: ConfigurationKey.dpopMaxAgeSeconds.environmentName)
@@ -298,9 +286,7 @@ package struct DPoPSettings: Sendable, Equatable {
         let proofIDs = try Self.proofIDsRange.checked(
             try source.int(.dpopProofIDs) ?? Self.defaultProofIDs,
             variable: ConfigurationKey.dpopProofIDs.environmentName)
-        self.init(
-            modes: modes, maxAgeSeconds: maxAge, noncesRequired: nonce == .on,
-            proofIDs: proofIDs)
+        self.init(maxAgeSeconds: maxAge, noncesRequired: nonce == .on, proofIDs: proofIDs)
     }
 
     /// `TOKENSWAP_DPOP_NONCE`'s values.

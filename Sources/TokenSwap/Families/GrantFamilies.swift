@@ -23,7 +23,7 @@ import Transport
 /// - with a known lifetime, a grant past it is refused, and every answer says how long it
 ///   has left (`refresh_token_expires_in`).
 final class GrantFamilies: Sendable {
-    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS` and each provider's policy.
+    /// `TOKENSWAP_REVOCATION_RETENTION_DAYS` (each provider's policy is its `familyPolicy`).
     let settings: GrantFamilySettings
     /// Where revocations and each family's newest generation are recorded (CONTRACT §12).
     let state: any StateStore
@@ -101,13 +101,7 @@ final class GrantFamilies: Sendable {
     /// detection needs the next generation in it (CONTRACT §2: "when §13–§14 need a new
     /// seal").
     func needsNewSeal(_ opened: OpenedToken, provider: Provider) -> Bool {
-        opened.grant == nil || detectsReuse(at: provider)
-    }
-
-    /// Whether `provider` has reuse detection on (`TOKENSWAP_<NAME>_REUSE_DETECTION`):
-    /// only then is a family's generation read and written.
-    func detectsReuse(at provider: Provider) -> Bool {
-        settings.policy(for: provider.name).reuseDetection
+        opened.grant == nil || provider.familyPolicy.reuseDetection
     }
 
     // MARK: Refusing ended grants (before the replay claim)
@@ -124,7 +118,7 @@ final class GrantFamilies: Sendable {
         _ family: SealedGrant, sealedWithoutFamily sealed: String?, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        if settings.policy(for: provider.name).secondsLeft(
+        if provider.familyPolicy.secondsLeft(
             startTime: family.startTime, now: clock.now()) == 0
         {
             return failed(.grantEnded(.expired))
@@ -207,7 +201,7 @@ final class GrantFamilies: Sendable {
         _ grant: SealedGrant, raw: String, provider: Provider,
         failed: @escaping @Sendable (GrantError) -> Void, next: @escaping @Sendable () -> Void
     ) {
-        guard detectsReuse(at: provider) else { return next() }
+        guard provider.familyPolicy.reuseDetection else { return next() }
         guard let key = generationKey(grant, provider: provider) else {
             return failed(.temporarilyUnavailable(reason: "digest unavailable"))
         }
@@ -232,7 +226,7 @@ final class GrantFamilies: Sendable {
     func recordGeneration(
         _ grant: SealedGrant?, provider: Provider, done: @escaping @Sendable () -> Void
     ) {
-        guard detectsReuse(at: provider), let grant,
+        guard provider.familyPolicy.reuseDetection, let grant,
             let key = generationKey(grant, provider: provider)
         else { return done() }
         // A failure leaves the older newest: reuse of this generation's parent is then
@@ -308,7 +302,7 @@ final class GrantFamilies: Sendable {
             ProviderTokenResponse.normalisedExpiresIn(members[$0].value)
         }
         let ours = grant.flatMap {
-            settings.policy(for: provider.name).secondsLeft(
+            provider.familyPolicy.secondsLeft(
                 startTime: $0.startTime, now: clock.now())
         }
         let seconds: Int
@@ -347,8 +341,9 @@ public enum GrantEnding: String, Sendable, Equatable {
     }
 }
 
-/// The grant-family settings of CONTRACT §14: `TOKENSWAP_REVOCATION_RETENTION_DAYS`, and per
-/// provider `TOKENSWAP_<NAME>_REUSE_DETECTION` and `_REFRESH_TOKEN_LIFETIME_SECONDS`.
+/// The service-wide grant-family setting of CONTRACT §14:
+/// `TOKENSWAP_REVOCATION_RETENTION_DAYS`. Each provider's own (`TOKENSWAP_<NAME>_REUSE_DETECTION`,
+/// `_REFRESH_TOKEN_LIFETIME_SECONDS`) is its `Provider.familyPolicy`.
 package struct GrantFamilySettings: Sendable, Equatable {
     /// How long a revoked family (and a family's newest generation) is remembered: longer
     /// than any provider keeps a refresh token alive unused (Spotify's six months of 2026).
@@ -357,49 +352,22 @@ package struct GrantFamilySettings: Sendable, Equatable {
     /// morning); ten years at most, far beyond any provider's refresh-token lifetime.
     package static let retentionDaysRange = SettingRange(
         1...3650, expected: "days from 1 to 3650")
-    /// Ten years: beyond any provider's refresh-token lifetime; 0 means unknown.
-    package static let lifetimeSecondsRange = SettingRange(
-        1...315_360_000, expected: "seconds, 0 (unknown) or 1 to 315360000", alsoAllowed: 0)
 
-    /// Each provider's policy by name; a provider not listed has `GrantFamilyPolicy()`.
-    package let policies: PerProvider<GrantFamilyPolicy>
     package let retentionDays: Int
 
-    package init(
-        policies: [String: GrantFamilyPolicy] = [:], retentionDays: Int = Self.defaultRetentionDays
-    ) {
-        self.policies = PerProvider(policies, default: GrantFamilyPolicy())
+    package init(retentionDays: Int = Self.defaultRetentionDays) {
         self.retentionDays = retentionDays
-    }
-
-    package func policy(for provider: String) -> GrantFamilyPolicy {
-        policies[provider]
     }
 
     /// `retentionDays` as a `Duration` (at most ten years of seconds: no overflow).
     package var retention: Duration { .seconds(retentionDays * 86_400) }
 
-    /// Reads the settings for `providers` (their names) from `source`.
-    init(_ source: ConfigurationSource, providers: [String]) throws(ConfigurationError) {
-        var policies: [String: GrantFamilyPolicy] = [:]
-        for name in providers {
-            let detection = try ServiceConfiguration.choice(
-                .provider(name, .reuseDetection), source, default: Switch.off)
-            let lifetimeKey = ConfigurationKey.provider(name, .refreshTokenLifetimeSeconds)
-            let lifetime = try Self.lifetimeSecondsRange.checked(
-                try source.int(lifetimeKey) ?? 0, variable: lifetimeKey.environmentName)
-            policies[name] = GrantFamilyPolicy(
-                reuseDetection: detection == .on, refreshTokenLifetimeSeconds: lifetime)
-        }
-        let retention = try Self.retentionDaysRange.checked(
-            try source.int(.revocationRetentionDays) ?? Self.defaultRetentionDays,
-            variable: ConfigurationKey.revocationRetentionDays.environmentName)
-        self.init(policies: policies, retentionDays: retention)
-    }
-
-    /// `TOKENSWAP_<NAME>_REUSE_DETECTION`'s values.
-    enum Switch: String, CaseIterable {
-        case off, on
+    /// Reads the setting from `source`.
+    init(_ source: ConfigurationSource) throws(ConfigurationError) {
+        self.init(
+            retentionDays: try Self.retentionDaysRange.checked(
+                try source.int(.revocationRetentionDays) ?? Self.defaultRetentionDays,
+                variable: ConfigurationKey.revocationRetentionDays.environmentName))
     }
 }
 
@@ -413,9 +381,28 @@ package struct GrantFamilyPolicy: Sendable, Equatable {
     /// start whatever the app does (Spotify: six months since 2026); 0: unknown.
     package let refreshTokenLifetimeSeconds: Int
 
+    /// Ten years: beyond any provider's refresh-token lifetime; 0 means unknown.
+    package static let lifetimeSecondsRange = SettingRange(
+        1...315_360_000, expected: "seconds, 0 (unknown) or 1 to 315360000", alsoAllowed: 0)
+
     package init(reuseDetection: Bool = false, refreshTokenLifetimeSeconds: Int = 0) {
         self.reuseDetection = reuseDetection
         self.refreshTokenLifetimeSeconds = max(0, refreshTokenLifetimeSeconds)
+    }
+
+    /// Reads the policy of the provider named `name` from `source`.
+    init(_ source: ConfigurationSource, provider name: String) throws(ConfigurationError) {
+        let detection = try ServiceConfiguration.choice(
+            .provider(name, .reuseDetection), source, default: Switch.off)
+        let lifetimeKey = ConfigurationKey.provider(name, .refreshTokenLifetimeSeconds)
+        let lifetime = try Self.lifetimeSecondsRange.checked(
+            try source.int(lifetimeKey) ?? 0, variable: lifetimeKey.environmentName)
+        self.init(reuseDetection: detection == .on, refreshTokenLifetimeSeconds: lifetime)
+    }
+
+    /// `TOKENSWAP_<NAME>_REUSE_DETECTION`'s values.
+    enum Switch: String, CaseIterable {
+        case off, on
     }
 
     /// Seconds left of a grant that started at `startTime` (Unix seconds) at `now`: nil when

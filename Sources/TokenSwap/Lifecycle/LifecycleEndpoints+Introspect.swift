@@ -13,21 +13,14 @@ extension LifecycleEndpoints {
     /// counter moves on opening). Served only for providers that introspect;
     /// limited per client on top of the service-wide limit (RFC 7662 §4, token scanning).
     package func introspect(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await GrantEndpoints.answer(provider: provider, grant: "introspect") {
+        await GrantAnswer.answer(provider: provider, grant: "introspect") {
             () async throws(GrantError) in
-            if let introspectionLimit,
-                case .limited(let seconds) = await introspectionLimit.take(for: request)
-            {
-                metrics.rejected(.rateLimited)
-                throw .rateLimited(retryAfterSeconds: seconds)
-            }
+            try await takeAllowance(request)
             let token = try Self.lifecycleToken(in: request)
             let result: IntrospectionResult
             do throws(GrantError) {
-                let kind =
-                    provider.lifecycle.introspectionStyle.knowsRefreshTokens
-                    ? try lifecycleToken(token, for: provider) : .accessToken(token)
-                result = try await introspection(of: kind, provider: provider)
+                result = try await introspection(
+                    of: introspectedKind(token, provider: provider), provider: provider)
             } catch {
                 metrics.introspection(provider: provider.name, outcome: "failed")
                 throw error
@@ -35,6 +28,26 @@ extension LifecycleEndpoints {
             metrics.introspection(provider: provider.name, outcome: result.label)
             return result.response
         }
+    }
+
+    /// RFC 7662 §4 (token scanning): each client has its share of introspections.
+    private func takeAllowance(_ request: HTTPRequest) async throws(GrantError) {
+        guard let introspectionLimit,
+            case .limited(let seconds) = await introspectionLimit.take(for: request)
+        else { return }
+        metrics.rejected(.rateLimited)
+        throw .rateLimited(retryAfterSeconds: seconds)
+    }
+
+    /// What the provider is asked about: a sealed refresh token as the refresh token it
+    /// holds where the style knows refresh tokens, else the value as an access token.
+    private func introspectedKind(_ token: String, provider: Provider) throws(GrantError)
+        -> LifecycleToken
+    {
+        guard provider.lifecycle.introspectionStyle.knowsRefreshTokens else {
+            return .accessToken(token)
+        }
+        return try lifecycleToken(token, for: provider)
     }
 
     private func introspection(of token: LifecycleToken, provider: Provider)

@@ -17,40 +17,57 @@ extension LifecycleEndpoints {
     /// has a provider API calls it for every token (a value its API cannot take goes as the
     /// kind it can, and the provider calls it invalid), and opening moves no counter.
     package func revoke(_ request: HTTPRequest, provider: Provider) async -> EndpointAnswer {
-        await GrantEndpoints.answer(provider: provider, grant: "revoke") {
+        await GrantAnswer.answer(provider: provider, grant: "revoke") {
             () async throws(GrantError) in
             let token = try Self.lifecycleToken(in: request)
             let opened = try revocationToken(token, for: provider)
             try await families.revoke(
                 opened?.native == true ? opened?.token : nil, sealed: token, provider: provider)
-            let kind: LifecycleToken =
-                switch opened?.token.plaintextString {
-                case let raw? where provider.lifecycle.revocationStyle.revokesRefreshTokens:
-                    .refreshToken(raw)
-                default: .accessToken(token)
-                }
-            guard let request = provider.revocationRequest(for: kind) else {
-                // Style `none` (Spotify has no revocation API): the broker's record is the
-                // revocation (CONTRACT §14).
-                metrics.revocation(provider: provider.name, .broker)
-                return Self.revocationAnswer("broker")
-            }
-            let outcome: ProviderRevocationOutcome
-            do {
-                outcome = ProviderRevocationOutcome.interpret(
-                    try await upstream.transport.send(
-                        request, timeoutSeconds: upstream.timeoutSeconds),
-                    style: provider.lifecycle.revocationStyle)
-            } catch {
-                // Unreachable or too slow: the token may be live (§2.2.1).
-                outcome = .failed(
-                    retryAfterSeconds: ProviderRevocationOutcome.defaultRetryAfterSeconds)
-            }
-            metrics.revocation(provider: provider.name, outcome)
-            switch outcome {
-            case .revoked, .invalid, .broker: return Self.revocationAnswer("forwarded")
-            case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
-            }
+            return try await revokedUpstream(
+                Self.revocationKind(of: token, opened: opened?.token, provider: provider),
+                provider: provider)
+        }
+    }
+
+    /// What the provider is asked to revoke: the raw refresh token of a token that opened,
+    /// where its style revokes refresh tokens; else the value as sent, as an access token.
+    private static func revocationKind(
+        of token: String, opened: OpenedToken?, provider: Provider
+    ) -> LifecycleToken {
+        switch opened?.plaintextString {
+        case let raw? where provider.lifecycle.revocationStyle.revokesRefreshTokens:
+            .refreshToken(raw)
+        default: .accessToken(token)
+        }
+    }
+
+    /// The provider's revocation in its style, and the answer: `200 {}` whether it revoked
+    /// the token or calls it invalid, `503` with `Retry-After` when it failed; with style
+    /// `none` the broker's record alone is the revocation.
+    private func revokedUpstream(_ kind: LifecycleToken, provider: Provider)
+        async throws(GrantError) -> HTTPResponse
+    {
+        guard let request = provider.revocationRequest(for: kind) else {
+            // Style `none` (Spotify has no revocation API): the broker's record is the
+            // revocation (CONTRACT §14).
+            metrics.revocation(provider: provider.name, .broker)
+            return Self.revocationAnswer("broker")
+        }
+        let outcome: ProviderRevocationOutcome
+        do {
+            outcome = ProviderRevocationOutcome.interpret(
+                try await upstream.transport.send(
+                    request, timeoutSeconds: upstream.timeoutSeconds),
+                style: provider.lifecycle.revocationStyle)
+        } catch {
+            // Unreachable or too slow: the token may be live (§2.2.1).
+            outcome = .failed(
+                retryAfterSeconds: ProviderRevocationOutcome.defaultRetryAfterSeconds)
+        }
+        metrics.revocation(provider: provider.name, outcome)
+        switch outcome {
+        case .revoked, .invalid, .broker: return Self.revocationAnswer("forwarded")
+        case .failed(let seconds): throw .revocationUnavailable(retryAfterSeconds: seconds)
         }
     }
 

@@ -1,7 +1,9 @@
 import HTTPClient
 import Sealing
 
-/// A named upstream OAuth 2.0 authorization server, validated and immutable.
+/// A named upstream OAuth 2.0 authorization server, validated and immutable, with every
+/// per-provider setting resolved into it when the configuration is loaded: a request reads
+/// its provider's fields and never looks a setting up by the provider's name.
 ///
 /// A class, not a struct: every request's closures carry their provider, and a struct of
 /// this many strings and arrays costs a retain and a release per field on every copy
@@ -30,6 +32,10 @@ public final class Provider: Sendable, Hashable {
     package let legacyDecoders: [LegacyDecoder]
     /// Authorize, revocation and introspection endpoints (CONTRACT §8).
     package let lifecycle: ProviderLifecycle
+    /// `TOKENSWAP_<NAME>_DPOP` (CONTRACT §13): what its requests' `DPoP` headers do.
+    package let dpopMode: DPoPMode
+    /// `TOKENSWAP_<NAME>_REUSE_DETECTION` and `_REFRESH_TOKEN_LIFETIME_SECONDS` (CONTRACT §14).
+    package let familyPolicy: GrantFamilyPolicy
     /// The `Authorization` value for `client_secret_basic`, made once here rather than
     /// base64-encoded again on every token request. A `Secret`: base64 is no protection,
     /// and a `Provider` printed or dumped must not carry the client secret in it.
@@ -46,7 +52,8 @@ public final class Provider: Sendable, Hashable {
         authMethod: ClientAuthMethod, redirectURI: String, allowedRedirectURIs: [String] = [],
         dialect: ProviderDialect = .rfc8628, device: ProviderDeviceSettings? = nil,
         legacyDecoders: [LegacyDecoder] = [],
-        lifecycle: ProviderLifecycle = .unsupported
+        lifecycle: ProviderLifecycle = .unsupported, dpopMode: DPoPMode = .default,
+        familyPolicy: GrantFamilyPolicy = GrantFamilyPolicy()
     ) {
         self.name = name
         self.preset = preset
@@ -60,6 +67,8 @@ public final class Provider: Sendable, Hashable {
         self.device = device
         self.legacyDecoders = legacyDecoders
         self.lifecycle = lifecycle
+        self.dpopMode = dpopMode
+        self.familyPolicy = familyPolicy
         self.basicCredentials = Secret(
             Self.basicCredentials(clientID: clientID, clientSecret: clientSecret.revealed))
         refreshTokenContext = SealingContext(provider: name, clientID: clientID)
@@ -83,7 +92,8 @@ public final class Provider: Sendable, Hashable {
                 && a.authMethod == b.authMethod && a.redirectURI == b.redirectURI
                 && a.allowedRedirectURIs == b.allowedRedirectURIs && a.dialect == b.dialect
                 && a.device == b.device && a.legacyDecoders == b.legacyDecoders
-                && a.lifecycle == b.lifecycle)
+                && a.lifecycle == b.lifecycle && a.dpopMode == b.dpopMode
+                && a.familyPolicy == b.familyPolicy)
     }
 
     public func hash(into hasher: inout Hasher) {

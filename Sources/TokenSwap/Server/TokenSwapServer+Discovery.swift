@@ -10,7 +10,7 @@ extension TokenSwapServer {
         return configuration.providers.map { provider in
             let body = AuthorizationServerMetadata.document(
                 for: provider, publicURL: publicURL, sandbox: configuration.sandbox,
-                dpop: configuration.dpop.mode(for: provider.name) != .off
+                dpop: provider.dpopMode != .off
             ).serialized
             let response = HTTPResponse(
                 status: .ok,

@@ -24,47 +24,54 @@ final class ProviderCall: Sendable {
         self.logger = logger
     }
 
-    /// Sends `grant` to the provider's token endpoint and interprets the answer, by
-    /// callback: no task when the transport exchanges in place (an idle pooled connection
-    /// of the caller's loop).
-    func exchange(
+    /// Sends `grant` to the provider's token endpoint, reads the answer in the provider's
+    /// dialect, and hands the tokens to `answer`, the grant's own step (sealing what goes
+    /// back), by callback: no task when the transport exchanges in place (an idle pooled
+    /// connection of the caller's loop).
+    func exchange<Answer>(
         _ grant: TokenGrant, with provider: Provider,
-        completion: @escaping @Sendable (Result<ProviderTokenResponse, GrantError>) -> Void
+        then answer: @escaping @Sendable (ProviderTokenResponse) throws(GrantError) -> Answer,
+        completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
     ) {
         exchange(
             grant, with: provider,
             interpret: { (answer) throws(GrantError) in
                 try provider.dialect.interpretToken(answer)
-            }, completion: completion)
+            }, then: answer, completion: completion)
     }
 
     /// `exchange`, with the provider's answer read by `interpret` (a legacy-opened refresh
     /// token reads refusals its own way, CONTRACT §9).
-    func exchange(
+    func exchange<Answer>(
         _ grant: TokenGrant, with provider: Provider,
         interpret:
             @escaping @Sendable (HTTPResponse) throws(GrantError) ->
             ProviderTokenResponse,
-        completion: @escaping @Sendable (Result<ProviderTokenResponse, GrantError>) -> Void
+        then answer: @escaping @Sendable (ProviderTokenResponse) throws(GrantError) -> Answer,
+        completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
     ) {
         exchange(
             provider.tokenRequest(for: grant), with: provider, interpret: interpret,
-            completion: completion)
+            then: answer, completion: completion)
     }
 
     /// The one call to one of the provider's endpoints: a failed exchange becomes
     /// CONTRACT §2's row, the answer goes through `interpret`, and the outcome is counted;
-    /// answered by callback, in place when the transport exchanges in place.
-    func exchange<Answer>(
+    /// then what was read goes through `answer` (the caller's step, whose failures are not
+    /// the provider's outcome) to `completion`, answered in place when the transport
+    /// exchanges in place. The caller's step runs inside this call's one callback, so the
+    /// answer climbs back through no closure of the caller's before `completion`.
+    func exchange<Read, Answer>(
         _ request: HTTPClientRequest, with provider: Provider,
-        interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer,
+        interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Read,
+        then answer: @escaping @Sendable (Read) throws(GrantError) -> Answer,
         completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
     ) {
         transport.send(request, timeoutSeconds: timeoutSeconds) { [self] result in
             completion(
                 Result { () throws(GrantError) in
-                    let answer = try arrived(result, from: provider)
-                    return try interpreted(answer, from: provider, interpret)
+                    let arrived = try arrived(result, from: provider)
+                    return try answer(interpreted(arrived, from: provider, interpret))
                 })
         }
     }
@@ -75,8 +82,9 @@ final class ProviderCall: Sendable {
         _ provider: Provider, _ request: HTTPClientRequest,
         interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Answer
     ) async throws(GrantError) -> Answer {
-        try await awaiting {
-            exchange(request, with: provider, interpret: interpret, completion: $0)
+        try await awaiting { completion in
+            exchange(
+                request, with: provider, interpret: interpret, then: { $0 }, completion: completion)
         }.get()
     }
 
