@@ -4,7 +4,7 @@ import Transport
 extension HTTPClient {
     /// `send`, answering by callback. A caller on one of the loops with an idle pooled
     /// connection of that loop makes the exchange in place, and `completion` runs on that
-    /// loop with no task (a server's handler answering by callback: BENCHMARKS.md). Every other case
+    /// loop with no task (a server's handler answering by callback: docs/perf-log). Every other case
     /// (no idle connection, a caller off the loops, a pooled connection the server had
     /// closed) goes through the async `send` in a task on the loop, so waiting for a
     /// slot, connecting, TLS and retries stay in one place.

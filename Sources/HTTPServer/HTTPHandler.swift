@@ -7,7 +7,7 @@ import HTTPCore
 ///
 /// A responder needs no task: the shape for the hot path, where an upstream exchange on
 /// one of the loop's own connections answers by callback on the same thread
-/// (BENCHMARKS.md, "Callback-shaped handlers"). Either way a handler that computes for long
+/// (docs/perf-log, "Callback-shaped handlers"). Either way a handler that computes for long
 /// holds up the loop's other connections, so handlers keep to cheap work.
 public struct HTTPHandler: Sendable {
     package typealias Responder = @Sendable (HTTPRequest, RequestContext, Respond) -> Void

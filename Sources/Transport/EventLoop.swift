@@ -10,7 +10,7 @@ import Synchronization
 /// Everything a channel or connection does runs on its loop's thread, so that state needs
 /// no locks, and a socket event costs no wake-up of another thread (libdispatch on Linux
 /// routes every source event and re-arm through its manager thread: two cross-thread
-/// wake-ups per event, which was most of a refresh's CPU, BENCHMARKS.md).
+/// wake-ups per event, which was most of a refresh's CPU, docs/perf-log).
 ///
 /// `@unchecked Sendable` is sound: `pending` is behind its Mutex; `channels`, `timers`,
 /// `localJobs` and `nextTimerID` are touched only on the loop's thread (every entry point

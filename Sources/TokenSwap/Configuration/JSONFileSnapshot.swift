@@ -2,7 +2,7 @@ import Configuration
 
 /// The `--config` file as swift-configuration sees it, parsed by the service's own strict
 /// `JSONParser`. In place of the library's `JSONSnapshot`, which needs full Foundation
-/// (`JSONSerialization`) and so links ICU's data into the binary (its size: BENCHMARKS.md,
+/// (`JSONSerialization`) and so links ICU's data into the binary (its size: docs/perf-log,
 /// "After the footprint and hot-path work"); the package's JSON trait is off for that
 /// reason.
 ///

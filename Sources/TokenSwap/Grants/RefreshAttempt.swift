@@ -5,7 +5,7 @@ import Sealing
 /// provider call (`RefreshGrant`): what its token opened as and what every step reads, in
 /// one object. Each step's callback then holds this one reference, where a closure per step
 /// copied (and retained) the token, the request and the rest into a context of its own
-/// (BENCHMARKS.md, session 13).
+/// (docs/perf-log, session 13).
 final class RefreshAttempt: Sendable {
     /// The grant whose collaborators the steps call.
     let refresh: RefreshGrant

@@ -7,7 +7,7 @@ import Sealing
 ///
 /// A class, not a struct: every request's closures carry their provider, and a struct of
 /// this many strings and arrays costs a retain and a release per field on every copy
-/// (BENCHMARKS.md: retain/release traffic was the largest user-space cost of a refresh).
+/// (docs/perf-log: retain/release traffic was the largest user-space cost of a refresh).
 /// Equal when every field is equal.
 public final class Provider: Sendable, Hashable {
     /// `[a-z0-9-]{1,32}`; the path segment in `/v1/<name>/swap` and part of what a sealed

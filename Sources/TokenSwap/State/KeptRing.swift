@@ -18,7 +18,7 @@
 ///
 /// Answers are written and zeroed by plain stores. Non-temporal ones (bypassing the
 /// caches, as a ring larger than the last-level cache might suggest) were measured the
-/// dearer: their fence waits for the bytes to reach memory on every answer (BENCHMARKS.md,
+/// dearer: their fence waits for the bytes to reach memory on every answer (docs/perf-log,
 /// session 11).
 struct KeptRing: Sendable {
     /// Where a kept answer lies: its logical start and length, and its record's number.
