@@ -140,7 +140,7 @@ let package = Package(
         // (scripts/prove/volume).
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Transport"]),

@@ -15,7 +15,15 @@ import Testing
     /// Starts `tokenswap serve` on an ephemeral port and returns it with its port, read
     /// from the one line it prints when listening.
     /// - Parameter fileLimit: run under `ulimit -n` this low (through /bin/sh).
-    static func launch(fileLimit: Int? = nil) throws -> (ChildProcess, UInt16) {
+    ///
+    /// Waiting for the line blocks, so it waits on a thread of its own: this suite's
+    /// tests launch at once, and two blocked cooperative threads stall the whole test
+    /// process (a served request in flight then outlasts its body deadline).
+    static func launch(fileLimit: Int? = nil) async throws -> (ChildProcess, UInt16) {
+        try await offPool { try launchBlocking(fileLimit: fileLimit) }
+    }
+
+    private static func launchBlocking(fileLimit: Int?) throws -> (ChildProcess, UInt16) {
         // --sandbox: serving needs a configuration, and the sandbox needs none.
         let arguments = ["serve", "--sandbox", "--host", "127.0.0.1", "--port", "0"]
         var environment = ProcessInfo.processInfo.environment
@@ -55,7 +63,7 @@ import Testing
     }
 
     @Test func servesHealthzAndTheJSON404() async throws {
-        let (process, port) = try Self.launch()
+        let (process, port) = try await Self.launch()
         defer { process.kill() }
         let client = try RawClient(port: port)
         try await client.send(
@@ -73,7 +81,7 @@ import Testing
     }
 
     @Test func sigtermDrainsARequestInFlightThenExitsZero() async throws {
-        let (process, port) = try Self.launch()
+        let (process, port) = try await Self.launch()
         defer { process.kill() }
 
         let idle = try RawClient(port: port)
@@ -118,7 +126,7 @@ import Testing
         // the 40 clients below are served and half wait, and the waiting ones fit once
         // the served ones leave. (At 32 the reserve leaves a cap of 16: 24 waiting would
         // not fit in 16, and the test would wait for idle timeouts.)
-        let (process, port) = try Self.launch(fileLimit: 40)
+        let (process, port) = try await Self.launch(fileLimit: 40)
         defer { process.kill() }
         // More connections than the process may hold: the kernel completes every
         // handshake; accepting pauses at the cap (or on EMFILE) for the rest.

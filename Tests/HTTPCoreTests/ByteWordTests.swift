@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTPCore
 
-@Suite struct ByteWordTests {
+@Suite(.resourceClass(.compute)) struct ByteWordTests {
     private static let allStops: [ByteWord.Stops] = [
         .controls, .quote, .backslash, .plus, .percent, .nonASCII,
     ]

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import HTTPCore
 
-@Suite struct FieldCheckTests {
+@Suite(.resourceClass(.compute)) struct FieldCheckTests {
     /// A value is checked a word at a time; every control byte at every place, in values
     /// around word lengths, is refused as the byte-by-byte rule refuses it, and a tab or a
     /// non-ASCII byte is let through.

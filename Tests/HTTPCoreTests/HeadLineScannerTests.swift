@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTPCore
 
-@Suite struct HeadLineScannerTests {
+@Suite(.resourceClass(.compute)) struct HeadLineScannerTests {
     private let roomy = HeadLineScanner.LineLimits(
         maxLineBytes: 100, lineTooLong: .requestLineTooLong, blockStart: 0, maxBlockBytes: 100,
         blockTooLarge: .headerTooLarge)

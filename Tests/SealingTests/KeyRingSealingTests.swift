@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sealing
 
-@Suite struct KeyRingSealingTests {
+@Suite(.resourceClass(.compute)) struct KeyRingSealingTests {
     let ring: KeyRing
     let sealed: String
 

@@ -11,7 +11,7 @@ import Testing
 /// Each runs on a thread of its own (`offPool`) and counts wrong outcomes instead of
 /// expecting inside the loop: seconds of synchronous work on the two cooperative
 /// threads would stall every other suite running beside it.
-@Suite struct KeyRingVolumeTests {
+@Suite(.resourceClass(.compute)) struct KeyRingVolumeTests {
     /// Distinct outputs for the same input, key and context can only come from distinct
     /// nonces. The full text of every output is kept and compared, not a digest.
     @Test func oneMillionSealsOfTheSameInputAreDistinct() async throws {

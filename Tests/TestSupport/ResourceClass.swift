@@ -7,7 +7,14 @@ import Testing
 /// of the code. Suites of one class run in parallel as before; suites of different
 /// classes never overlap (whichever class comes first runs, then the next: a class
 /// already waiting is not overtaken), and a `.deadlines` suite runs alone, its tasks on
-/// threads of their own (`DeadlineExecutor`). Unit suites are pure and declare nothing.
+/// threads of their own (`OwnThreadsExecutor`). Unit suites are pure and declare nothing,
+/// unless they compute for seconds without awaiting (`.compute`).
+///
+/// Why `.compute`: a debug build's fuzz loops and key generations hold a pool thread for
+/// seconds each, more on a loaded machine, and all of them start with the run. Sampled in
+/// a loaded run (gdb, every pool thread's stack), both pool threads ran such loops for the
+/// first ~40 s; every continuation of every other suite waited behind them (a 1 ms sleep
+/// resumed after 40 s, a request's body outlasted its server's 10 s deadline).
 public struct ResourceClass: SuiteTrait, TestScoping {
     public enum Kind: Sendable, Equatable {
         /// Real sockets and real deadlines, in this process (IntegrationTests).
@@ -16,6 +23,9 @@ public struct ResourceClass: SuiteTrait, TestScoping {
         case processes
         /// Real sockets whose tests measure time: one such suite at a time, alone.
         case deadlines
+        /// Pure computation that holds a thread for seconds (fuzz loops, thousands of keys
+        /// or seals): runs beside every class, on threads of its own, off the pool.
+        case compute
     }
 
     public let kind: Kind
@@ -31,11 +41,18 @@ public struct ResourceClass: SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        if kind == .compute {
+            // No gate: it touches no socket, process or clock; only the pool is kept free.
+            try await withTaskExecutorPreference(OwnThreadsExecutor.compute) {
+                try await function()
+            }
+            return
+        }
         await ResourceGate.shared.enter(kind)
         do {
             if kind == .deadlines {
                 // Its tests run on threads the rest of the process cannot hold up.
-                try await withTaskExecutorPreference(DeadlineExecutor.shared) {
+                try await withTaskExecutorPreference(OwnThreadsExecutor.deadlines) {
                     try await function()
                 }
             } else {

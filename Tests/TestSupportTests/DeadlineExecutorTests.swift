@@ -3,7 +3,7 @@ import Testing
 @testable import TestSupport
 
 /// A `.deadlines` suite's tests, and what they await, run on the executor's own threads
-/// (`DeadlineExecutor`), not the cooperative pool that other suites can hold.
+/// (`OwnThreadsExecutor.deadlines`), not the cooperative pool that other suites can hold.
 @Suite(.resourceClass(.deadlines)) struct DeadlineExecutorTests {
     @Test func aDeadlineSuitesTestRunsOnItsOwnThreadsAcrossSleepsAndChildTasks() async throws {
         #expect(Self.onDeadlineThread)
@@ -20,12 +20,28 @@ import Testing
         #expect(inGroup)
     }
 
-    private static var onDeadlineThread: Bool { DeadlineExecutor.shared.isCurrent }
+    private static var onDeadlineThread: Bool { OwnThreadsExecutor.deadlines.isCurrent }
 }
 
 /// A unit suite (no class) runs where Swift puts it: the cooperative pool.
 @Suite struct UnclassedSuiteExecutorTests {
     @Test func aUnitSuitesTestRunsOnThePool() {
-        #expect(!DeadlineExecutor.shared.isCurrent)
+        #expect(!OwnThreadsExecutor.deadlines.isCurrent)
+        #expect(!OwnThreadsExecutor.compute.isCurrent)
+    }
+}
+
+/// A `.compute` suite's tests run on the compute threads: neither the pool nor the
+/// deadline suites' threads.
+@Suite(.resourceClass(.compute)) struct ComputeExecutorTests {
+    @Test func aComputeSuitesTestRunsOnItsOwnThreadsWithItsChildTasks() async {
+        #expect(OwnThreadsExecutor.compute.isCurrent)
+        #expect(!OwnThreadsExecutor.deadlines.isCurrent)
+        async let child = OwnThreadsExecutor.compute.isCurrent
+        #expect(await child)
+    }
+
+    @Test func aSynchronousTestRunsThereToo() {
+        #expect(OwnThreadsExecutor.compute.isCurrent)
     }
 }

@@ -7,7 +7,7 @@ import Transport
 /// The table under every shard of the memory store (CONTRACT §12): its own index from key
 /// to slot answers like a dictionary through inserts, evictions at the cap, removals and
 /// expiry, whatever the churn.
-@Suite struct AgedTableTests {
+@Suite(.resourceClass(.compute)) struct AgedTableTests {
     @Test func theIndexAnswersLikeADictionaryThroughChurn() throws {
         let now = Deadline(uptimeNanoseconds: 1_000_000_000)
         let later = Deadline(uptimeNanoseconds: 100_000_000_000)

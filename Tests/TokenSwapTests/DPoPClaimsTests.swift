@@ -7,7 +7,7 @@ import Testing
 /// The claims reader of DPoP proofs (`DPoPClaims`, CONTRACT §13): the flat reader takes
 /// exactly the shape clients send and declines everything else to `JSONParser`, so every
 /// malformed claims set is refused as before and every valid one reads the same members.
-@Suite struct DPoPClaimsTests {
+@Suite(.resourceClass(.compute)) struct DPoPClaimsTests {
     static let claims =
         #"{"jti":"e1j3V_bKic8-LAEB","htm":"POST","htu":"https://tokenswap.example/v1/spotify/refresh","iat":1767225600,"nonce":"AAECAwQFBgcICQoLDA0ODw"}"#
     static let members: [String: String] = [

@@ -1,6 +1,7 @@
 import Crypto
 import Sealing
 import Synchronization
+import TestSupport
 import Testing
 import Transport
 
@@ -8,7 +9,7 @@ import Transport
 
 /// Every rule of a valid DPoP proof (RFC 9449 §4.3, CONTRACT §13) with its bad case, on
 /// proofs signed by swift-crypto. Time is a fixed Unix second, never the wall clock.
-@Suite struct DPoPProofCheckerTests {
+@Suite(.resourceClass(.compute)) struct DPoPProofCheckerTests {
     static let now: Int64 = 1_767_225_600
     let maker = DPoPProofMaker()
     let target = DPoPTargetURI(DPoPProofMaker.htu)!

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TokenSwap
 
-@Suite struct FormURLEncodingTests {
+@Suite(.resourceClass(.compute)) struct FormURLEncodingTests {
     @Test(arguments: [
         ("code=abc&state=x", [("code", "abc"), ("state", "x")]),
         ("a=1+2&b=%41%2b%2F", [("a", "1 2"), ("b", "A+/")]),

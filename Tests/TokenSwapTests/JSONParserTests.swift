@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import TokenSwap
 
-@Suite struct JSONParserTests {
+@Suite(.resourceClass(.compute)) struct JSONParserTests {
     @Test(arguments: [
         (#"{"a":1,"b":[true,false,null],"c":"x"}"#, #"{"a":1,"b":[true,false,null],"c":"x"}"#),
         (" { \"a\" : -0.5e+10 } ", #"{"a":-0.5e+10}"#),

@@ -6,7 +6,7 @@ import Testing
 /// A kept answer's replay (CONTRACT §12): `expires_in` counts down by the whole seconds
 /// since the provider answered, every other member the same. The count-down rewrites the
 /// one number in place; the parser's way (`countedDownByParsing`) is the reference.
-@Suite struct KeptAnswerTests {
+@Suite(.resourceClass(.compute)) struct KeptAnswerTests {
     @Test func expiresInNeverGoesBelowZero() {
         let body = Array(#"{"access_token":"a","expires_in":30,"x":1}"#.utf8)
         #expect(

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TokenSwap
@@ -9,7 +10,7 @@ import Testing
 /// every span the model holds reads back its own bytes, every other span reads nothing,
 /// the live byte count and the oldest record agree, and no byte of a released or dropped
 /// answer is left in the buffer.
-@Suite struct KeptRingTests {
+@Suite(.resourceClass(.compute)) struct KeptRingTests {
     /// A reproducible generator (SplitMix64): a failure names its seed.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64

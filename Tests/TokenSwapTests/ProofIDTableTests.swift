@@ -8,7 +8,7 @@ import Transport
 /// never dropped to make room, a full table or a client's full share (a sixteenth) is
 /// refused with the seconds until the oldest id expires, expired ids free room and their
 /// client's share, and which ids a client picks changes none of it.
-@Suite struct ProofIDTableTests {
+@Suite(.resourceClass(.compute)) struct ProofIDTableTests {
     static let start = Deadline(uptimeNanoseconds: 1_000_000_000)
     /// The default window: 60 s of `iat` age, 10 s of skew, a second more.
     static let window = Duration.seconds(71)

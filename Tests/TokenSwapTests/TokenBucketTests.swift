@@ -1,11 +1,12 @@
 import Synchronization
+import TestSupport
 import Testing
 import Transport
 
 @testable import TokenSwap
 
 /// The token bucket and the bounded, sharded table of them, on an injected clock.
-@Suite struct TokenBucketTests {
+@Suite(.resourceClass(.compute)) struct TokenBucketTests {
     /// A clock the test moves by hand.
     final class ManualClock: Sendable {
         private let instant = Mutex<Deadline>(TokenBucketTests.at(1000))

@@ -1,10 +1,11 @@
 import Dispatch
+import TestSupport
 import Testing
 import Transport
 
 /// Seconds are clamped once, when a deadline is made: nothing further down can trap on
 /// NaN, a negative or a huge value.
-@Suite struct DeadlineTests {
+@Suite(.resourceClass(.compute)) struct DeadlineTests {
     static let start = Deadline(uptimeNanoseconds: 1_000_000_000)
 
     /// `now` reads the clock Dispatch's timers run on (`dispatchTime` hands deadlines to

@@ -8,7 +8,14 @@ import Testing
 /// 65,535 of 65,536 announced body bytes cost 33 MB; at the connection cap 0.6 GiB).
 @Suite(.resourceClass(.integration)) struct CapacityLimitTests {
     @Test func bodiesInFlightHaveABudgetAndAStalledOneGivesItsShareBack() async throws {
-        try await TestServer.with({ $0.maxBodyBytesInFlight = 100 }) { server, port in
+        // The stalled body must outlast every step below: at the default 10 s body
+        // deadline a machine that stalled this test for 10 s saw the stalled request
+        // answered 408, its share back early, and the chunked body served. The deadline
+        // is not what is tested here (ConnectionDeadlineTests).
+        try await TestServer.with({
+            $0.maxBodyBytesInFlight = 100
+            $0.bodyTimeoutSeconds = 600
+        }) { server, port in
             let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n"
             let stalled = try RawClient(port: port)
             try await stalled.send(head + "abc")

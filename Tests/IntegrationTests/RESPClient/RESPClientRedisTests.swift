@@ -189,14 +189,23 @@ import Testing
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
     }
 
-    /// The server closes idle connections (`timeout 1`): the pooled one is found closed
-    /// and the next command goes on a new one without the caller seeing anything.
+    /// The server closes an idle connection (`CLIENT KILL` from another client, when the
+    /// test has seen it pooled; before, `timeout 1` closed it on the server's clock, and a
+    /// machine that stalled the test for a second found the pool already empty): the pooled
+    /// one is found closed and the next command goes on a new one without the caller
+    /// seeing anything.
     @Test func aConnectionTheServerDroppedIsReplaced() async throws {
-        let redis = try await RedisServer.start(["--timeout", "1"])
+        let redis = try await RedisServer.start()
         let store = try client(redis.url)
         defer { store.shutdown() }
+        let other = try client(redis.url)
+        defer { other.shutdown() }
         #expect(try await store.send([bytes("PING")]) == .simpleString("PONG"))
         #expect(try await readyConnections(of: store).count == 1)
+        // Every normal client but the one asking: the store's pooled connection.
+        #expect(
+            try await other.send([bytes("CLIENT"), bytes("KILL"), bytes("TYPE"), bytes("normal")])
+                == .integer(1))
         // The loop sees the server's close and retires the connection from its pool.
         try await pollUntil(every: .milliseconds(20)) {
             try await readyConnections(of: store).isEmpty

@@ -2,11 +2,17 @@ import Transport
 
 @testable import TokenSwap
 
+/// How long a claim lasts unless the test says otherwise: the tests that leave it at
+/// that are about who gets the claim or the answer, never about its expiry. (At 5 s, a
+/// test process stalled that long between a claim and its settle saw the claim expire on
+/// the server's clock, and the waiter claim instead of getting the answer.)
+private let claimLifetime: Duration = .seconds(600)
+
 /// The store's callback operations, awaited (tests only: the product calls them by
 /// callback on its loops).
 extension StateStore {
-    func claim(_ key: StateKey, inFlightFor: Duration = .seconds(5)) async throws(StateStoreError)
-        -> RefreshClaim
+    func claim(_ key: StateKey, inFlightFor: Duration = claimLifetime)
+        async throws(StateStoreError) -> RefreshClaim
     {
         try await awaited { claim(key, inFlightFor: inFlightFor, completion: $0) }
     }
@@ -21,7 +27,7 @@ extension StateStore {
         -> RefreshClaim
     {
         try await awaited {
-            awaitAnswer(key, inFlightFor: .seconds(5), until: deadline, completion: $0)
+            awaitAnswer(key, inFlightFor: claimLifetime, until: deadline, completion: $0)
         }
     }
 

@@ -5,7 +5,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// Threads of their own for the tasks of `.deadlines` suites (`ResourceClass`).
+/// Threads of their own for the tasks of `.deadlines` suites and, apart from them, of
+/// `.compute` suites (`ResourceClass`).
 ///
 /// Every suite of every target runs in one process, and the cooperative pool has as many
 /// threads as the machine has cores: two here. A unit suite that computes without
@@ -13,12 +14,16 @@ import Synchronization
 /// however long ago its sleep ended. A CI run once stalled a drain test's 100 ms sleeps
 /// past its handler's 2 s, and the request it was to catch in flight had already been
 /// answered. On these threads a deadline suite's continuations wait only for the
-/// kernel's scheduler, which shares the cores in milliseconds, not for a pool thread.
-final class DeadlineExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = DeadlineExecutor(threadCount: 4)
+/// kernel's scheduler, which shares the cores in milliseconds, not for a pool thread;
+/// and a compute suite's loops, moved here, no longer hold the pool at all.
+final class OwnThreadsExecutor: TaskExecutor, @unchecked Sendable {
+    /// For `.deadlines` suites (one at a time).
+    static let deadlines = OwnThreadsExecutor(threadCount: 4)
+    /// For `.compute` suites: two, so two loops run at once as they did on the pool.
+    static let compute = OwnThreadsExecutor(threadCount: 2)
 
     private let condition = NSCondition()
-    /// Jobs waiting, oldest first (a few at most: one suite's tasks).
+    /// Jobs waiting, oldest first.
     private var jobs: [UnownedJob] = []
     /// The executor's threads, as `pthread_self` names them.
     private let threads = Mutex<Set<UInt>>([])
