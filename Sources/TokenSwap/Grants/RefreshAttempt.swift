@@ -5,7 +5,9 @@ import Sealing
 /// provider call (`RefreshGrant`): what its token opened as and what every step reads, in
 /// one object. Each step's callback then holds this one reference, where a closure per step
 /// copied (and retained) the token, the request and the rest into a context of its own
-/// (docs/perf-log, session 13).
+/// (docs/perf-log, session 13). It answers the client itself (`answer`): the provider's
+/// answer comes back through its one callback and then by method calls (the claim's
+/// `keep`, the answer's shape), not through a callback per step.
 final class RefreshAttempt: Sendable {
     /// The grant whose collaborators the steps call.
     let refresh: RefreshGrant
@@ -23,12 +25,13 @@ final class RefreshAttempt: Sendable {
     let legacyFormat: LegacyFormat?
     /// The thumbprint the answer is bound to (CONTRACT §13).
     let binding: [UInt8]?
-    let finish: @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    /// Where the endpoint's answer goes (the pipeline's, or the DPoP gate's around it).
+    let respond: @Sendable (EndpointAnswer) -> Void
 
     init(
         refresh: RefreshGrant, provider: Provider, request: HTTPRequest, sealed: String,
         opened: OpenedToken, family: SealedGrant, raw: String, legacyFormat: LegacyFormat?,
-        binding: [UInt8]?, finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+        binding: [UInt8]?, respond: @escaping @Sendable (EndpointAnswer) -> Void
     ) {
         self.refresh = refresh
         self.provider = provider
@@ -39,7 +42,7 @@ final class RefreshAttempt: Sendable {
         self.raw = raw
         self.legacyFormat = legacyFormat
         self.binding = binding
-        self.finish = finish
+        self.respond = respond
     }
 
     /// The checks a repeat must pass too come before the replay: a grant that has ended
@@ -54,7 +57,7 @@ final class RefreshAttempt: Sendable {
     /// A refusal before the replay window: a legacy token's failures are all one answer,
     /// byte for byte (CONTRACT §9).
     private func refused(_ error: GrantError) {
-        finish(.failure(legacyFormat == nil ? error : .unopenableToken))
+        answer(.failure(legacyFormat == nil ? error : .unopenableToken))
     }
 
     /// The kept answer, the answer of the call in flight, or the provider call
@@ -62,8 +65,8 @@ final class RefreshAttempt: Sendable {
     private func replay() {
         refresh.replay.replaying(
             refresh.replay.key(sealed, opened: opened.sealIdentity, provider: provider),
-            provider: provider, provedBy: binding, call: { done in self.call(done) },
-            replayed: { self.replayed($0) }, completion: finish)
+            provider: provider, provedBy: binding, call: { self.call(holding: $0) },
+            replayed: { self.replayed($0) }, completion: { self.answer($0) })
     }
 
     /// A replayed answer to a legacy token settles the allowance its open took as the
@@ -75,44 +78,75 @@ final class RefreshAttempt: Sendable {
         refresh.legacy.failureLimit?.giveBack(for: request)
     }
 
-    /// What the window calls when it has no answer for the token. Reuse is judged only
-    /// then (with `TOKENSWAP_<NAME>_REUSE_DETECTION` on): a repeat inside the window is a
-    /// retry (CONTRACT §14).
-    private func call(_ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void) {
-        guard provider.familyPolicy.reuseDetection else { return callProvider(done) }
+    /// What the window calls when it has no answer for the token (`claim`: the window's
+    /// claim on it, nil when the window is off). Reuse is judged only then (with
+    /// `TOKENSWAP_<NAME>_REUSE_DETECTION` on): a repeat inside the window is a retry
+    /// (CONTRACT §14).
+    private func call(holding claim: ReplayClaim?) {
+        guard provider.familyPolicy.reuseDetection else { return callProvider(holding: claim) }
         refresh.families.checkGeneration(
-            family, raw: raw, provider: provider, failed: { done(.failure($0)) }
-        ) { self.callProvider(done) }
+            family, raw: raw, provider: provider,
+            failed: { self.called(.failure($0), holding: claim) }
+        ) { self.callProvider(holding: claim) }
     }
 
-    /// The provider call, and its answer sealed as soon as it is read (`sealedAnswer`), inside
-    /// the provider call's own callback; then, for a legacy token, the allowance settled
-    /// (CONTRACT §9), and with reuse detection the answer's generation recorded (§14), each
-    /// a step on the way to `done` only where it applies.
-    private func callProvider(
-        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    /// The provider call, and its answer sealed as soon as it is read (`sealedAnswer`), in
+    /// the call's one callback, which hands it on by method calls (`providerAnswered`).
+    private func callProvider(holding claim: ReplayClaim?) {
+        refresh.upstream.send(provider.tokenRequest(for: .refreshToken(raw))) {
+            [self] result in
+            providerAnswered(
+                Result { () throws(GrantError) in
+                    try sealedAnswer(
+                        refresh.upstream.read(result, from: provider) {
+                            (answer) throws(GrantError) in try interpreted(answer)
+                        })
+                }, holding: claim)
+        }
+    }
+
+    /// The provider's answer read in its dialect, or, for a legacy token, its refusals read
+    /// the legacy way (CONTRACT §9).
+    private func interpreted(_ answer: HTTPResponse) throws(GrantError) -> ProviderTokenResponse {
+        guard legacyFormat != nil else { return try provider.dialect.interpretToken(answer) }
+        return try LegacyTokens.interpretRefresh(answer, provider: provider)
+    }
+
+    /// The provider call's answer, sealed: for a legacy token, the allowance settled
+    /// (CONTRACT §9) first.
+    private func providerAnswered(
+        _ result: Result<HTTPResponse, GrantError>, holding claim: ReplayClaim?
     ) {
-        let sealed: @Sendable (ProviderTokenResponse) throws(GrantError) -> HTTPResponse = {
-            [self] (tokens) throws(GrantError) in
-            try sealedAnswer(tokens)
+        guard let legacyFormat else { return called(result, holding: claim) }
+        called(
+            refresh.legacy.settledRefresh(
+                result, format: legacyFormat, provider: provider, request: request),
+            holding: claim)
+    }
+
+    /// The call's answer (the provider's, or reuse detection's refusal): with reuse
+    /// detection, a successful answer's generation recorded as its family's newest first
+    /// (CONTRACT §14: the client has it only then; every answer is then sealed anew as the
+    /// family's next generation, `needsNewSeal`, the one `sealedAnswer` sealed); then kept
+    /// under the window's claim (§12) and answered.
+    private func called(_ result: Result<HTTPResponse, GrantError>, holding claim: ReplayClaim?) {
+        guard provider.familyPolicy.reuseDetection, case .success = result,
+            let grant = try? refresh.families.refreshedGrant(family, thumbprint: binding)
+        else { return settled(result, holding: claim) }
+        refresh.families.recordGeneration(grant, provider: provider) {
+            self.settled(result, holding: claim)
         }
-        let finish = provider.familyPolicy.reuseDetection ? recordingGeneration(done) : done
-        guard let legacyFormat else {
-            return refresh.upstream.exchange(
-                .refreshToken(raw), with: provider, then: sealed, completion: finish)
-        }
-        // A legacy token's refusals are read the legacy way (CONTRACT §9).
-        let provider = provider
-        refresh.upstream.exchange(
-            .refreshToken(raw), with: provider,
-            interpret: { (answer) throws(GrantError) in
-                try LegacyTokens.interpretRefresh(answer, provider: provider)
-            }, then: sealed,
-            completion: { [self] result in
-                finish(
-                    refresh.legacy.settledRefresh(
-                        result, format: legacyFormat, provider: provider, request: request))
-            })
+    }
+
+    /// The call's answer kept under `claim` (or handed to its waiters), then answered.
+    private func settled(_ result: Result<HTTPResponse, GrantError>, holding claim: ReplayClaim?) {
+        claim?.keep(result)
+        answer(result)
+    }
+
+    /// The refresh's result as the endpoint's answer (`GrantAnswer.answer`).
+    private func answer(_ result: Result<HTTPResponse, GrantError>) {
+        respond(GrantAnswer.answer(result, provider: provider, grant: RefreshGrant.outcomeName))
     }
 
     /// The answer to the client, from the tokens the provider answered: the provider's
@@ -135,20 +169,5 @@ final class RefreshAttempt: Sendable {
         let answer = try refresh.sealer.seal(rotated ?? raw, for: provider, grant: grant)
         return GrantAnswer.success(
             families.withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
-    }
-
-    /// `done`, after a successful answer's generation is recorded as its family's newest
-    /// (reuse detection, CONTRACT §14): the client has it only then. With reuse detection
-    /// every answer is sealed anew as the family's next generation (`needsNewSeal`), the one
-    /// `sealedAnswer` sealed.
-    private func recordingGeneration(
-        _ done: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-    ) -> @Sendable (Result<HTTPResponse, GrantError>) -> Void {
-        { [self] result in
-            guard case .success = result,
-                let grant = try? refresh.families.refreshedGrant(family, thumbprint: binding)
-            else { return done(result) }
-            refresh.families.recordGeneration(grant, provider: provider) { done(result) }
-        }
     }
 }

@@ -53,15 +53,14 @@ final class RefreshGrant: CallbackGrant {
     ) {
         proof.proving(request, provider: provider, completion: completion) {
             [self] inspection, completion in
-            let finish = GrantAnswer.answering(
-                provider: provider, grant: Self.outcomeName, completion)
             let attempt: RefreshAttempt
             do throws(GrantError) {
                 attempt = try opened(
                     fields, request: request, provider: provider, inspection: inspection,
-                    finish: finish)
+                    respond: completion)
             } catch {
-                return finish(.failure(error))
+                return completion(
+                    GrantAnswer.answer(.failure(error), provider: provider, grant: Self.outcomeName))
             }
             attempt.checkGrant()
         }
@@ -71,8 +70,7 @@ final class RefreshGrant: CallbackGrant {
     /// that carries them through the remaining steps.
     private func opened(
         _ fields: TokenRequestFields, request: HTTPRequest, provider: Provider,
-        inspection: DPoPInspection?,
-        finish: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+        inspection: DPoPInspection?, respond: @escaping @Sendable (EndpointAnswer) -> Void
     ) throws(GrantError) -> RefreshAttempt {
         guard let sealed = fields["refresh_token"] else {
             throw .invalidRequest("refresh_token is missing")
@@ -87,7 +85,7 @@ final class RefreshGrant: CallbackGrant {
         return RefreshAttempt(
             refresh: self, provider: provider, request: request, sealed: sealed, opened: opened,
             family: try families.family(of: opened, provider: provider), raw: raw,
-            legacyFormat: legacyFormat, binding: binding, finish: finish)
+            legacyFormat: legacyFormat, binding: binding, respond: respond)
     }
 
     /// A refresh request's token: natively, else by the provider's legacy decoders

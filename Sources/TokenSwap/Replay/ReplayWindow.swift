@@ -63,62 +63,40 @@ final class ReplayWindow: Sendable {
 
     /// Answers a refresh-shaped request whose sealed value opened: the kept answer when
     /// there is one, the answer of the call in flight when there is one (whatever it is),
-    /// else `call` (the provider exchange and sealing) once, its answer kept when it is a
-    /// `200` or, with `refusals`, a `400 invalid_grant`. `replayed` sees each replayed
-    /// answer before `completion` (a legacy token gives back its failure allowance on a
-    /// replayed success). `prover` is the thumbprint of the DPoP key that proved the
-    /// request (nil: none did): an answer is kept with it, and handed only to a repeat
-    /// proved by the same key, or unproved when it was (CONTRACT §12); any other repeat is
-    /// `invalid_grant` without a provider call.
+    /// else `call` (the provider exchange and sealing) once, handed the request's claim.
+    /// The caller answers a call itself: it hands the call's answer to the claim's `keep`
+    /// (kept when it is a `200` or, with `refusals`, a `400 invalid_grant`; else handed to
+    /// the waiters) before it answers, so the answer goes back through no closure of the
+    /// window's. Every other answer (kept, shared, refused) goes to `completion`, each
+    /// replayed one (kept or shared) through `replayed` first (a legacy token gives back
+    /// its failure allowance on a replayed success). `prover` is the thumbprint of the DPoP
+    /// key that proved the request (nil: none did): an answer is kept with it, and handed
+    /// only to a repeat proved by the same key, or unproved when it was (CONTRACT §12); any
+    /// other repeat is `invalid_grant` without a provider call. With no key (the window
+    /// off), `call` runs at once with no claim.
     /// By callback: the memory store answers inline, so a plain refresh stays a plain call.
     func replaying(
         _ key: StateKey?, provider: Provider, provedBy prover: [UInt8]?, refusals: Bool = true,
-        call:
-            @escaping @Sendable (
-                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-            ) -> Void,
+        call: @escaping @Sendable (ReplayClaim?) -> Void,
         replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void = { _ in },
         completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
     ) {
-        guard let key else { return call(completion) }
-        let request = ReplayedRequest(key: key, provider: provider, prover: prover)
-        state.claim(key, inFlightFor: inFlightFor) { [self] claim in
-            claimed(
-                claim, request, refusals: refusals, call: call, replayed: replayed,
-                completion: completion)
-        }
-    }
-
-    /// What the window's steps read of the request: the token's key, the provider, and
-    /// the key that proved the request (`replaying`'s `prover`).
-    private struct ReplayedRequest: Sendable {
-        let key: StateKey
-        let provider: Provider
-        let prover: [UInt8]?
+        guard let key else { return call(nil) }
+        let claim = ReplayClaim(
+            window: self, key: key, provider: provider, prover: prover, refusals: refusals,
+            call: call, replayed: replayed, completion: completion)
+        // The callback holds the claim alone (which holds the window): no context of its own.
+        state.claim(key, inFlightFor: inFlightFor) { claim.window.claimed($0, claim) }
     }
 
     /// What `replaying` does once its claim is answered.
-    private func claimed(
-        _ claim: Result<RefreshClaim, StateStoreError>, _ request: ReplayedRequest,
-        refusals: Bool,
-        call:
-            @escaping @Sendable (
-                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-            ) -> Void,
-        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
-        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-    ) {
-        proceed(
-            decide(claim, request, reason: .window), request, refusals: refusals, call: call,
-            replayed: replayed, completion: completion
-        ) { [self] in
-            state.awaitAnswer(
-                request.key, inFlightFor: inFlightFor, until: .after(inFlightFor)
-            ) { [self] claim in
-                proceed(
-                    decide(claim, request, reason: .inFlight), request, refusals: refusals,
-                    call: call, replayed: replayed, completion: completion
-                ) { completion(.failure(.upstreamTimeout)) }
+    private func claimed(_ found: Result<RefreshClaim, StateStoreError>, _ claim: ReplayClaim) {
+        proceed(decide(found, claim, reason: .window), claim) { [self] in
+            state.awaitAnswer(claim.key, inFlightFor: inFlightFor, until: .after(inFlightFor)) {
+                [self] found in
+                proceed(decide(found, claim, reason: .inFlight), claim) {
+                    claim.completion(.failure(.upstreamTimeout))
+                }
             }
         }
     }
@@ -126,45 +104,21 @@ final class ReplayWindow: Sendable {
     /// Does what `step` says: calls the provider, answers with what was kept or shared, or,
     /// when the call is still in flight, `inFlight` (wait for it once; after the wait, give
     /// up with a retryable failure).
-    private func proceed(
-        _ step: ReplayStep, _ request: ReplayedRequest, refusals: Bool,
-        call:
-            @escaping @Sendable (
-                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-            ) -> Void,
-        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
-        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
-        inFlight: () -> Void
-    ) {
+    private func proceed(_ step: ReplayStep, _ claim: ReplayClaim, inFlight: () -> Void) {
         switch step {
         case .call:
-            calling(call, request, refusals: refusals, completion)
+            claim.call(claim)
         case .answer(let result):
-            replayed(result)
-            completion(result)
+            claim.replayed(result)
+            claim.completion(result)
         case .wait:
             inFlight()
         }
     }
 
-    /// The provider call of a request that holds the claim on `key`, its answer kept (or
-    /// handed to the waiters) before `completion` sees it.
-    private func calling(
-        _ call:
-            @escaping @Sendable (
-                @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-            ) -> Void,
-        _ request: ReplayedRequest, refusals: Bool,
-        _ completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
-    ) {
-        call { [self] result in
-            keep(result, for: request, refusals: refusals)
-            completion(result)
-        }
-    }
-
     /// `replaying` for a task (the device poll, which awaits its provider call): the same
-    /// algorithm, awaited, with `call` run as a task of its own when the window calls it.
+    /// algorithm, awaited, with `call` run as a task of its own when the window calls it,
+    /// its answer kept by the claim before it is returned.
     func replaying(
         _ key: StateKey?, provider: Provider, provedBy prover: [UInt8]?, refusals: Bool,
         call: @escaping @Sendable () async throws(GrantError) -> HTTPResponse
@@ -173,13 +127,16 @@ final class ReplayWindow: Sendable {
         return try await awaiting { completion in
             replaying(
                 key, provider: provider, provedBy: prover, refusals: refusals,
-                call: { done in
+                call: { claim in
                     Task {
+                        let result: Result<HTTPResponse, GrantError>
                         do throws(GrantError) {
-                            done(.success(try await call()))
+                            result = .success(try await call())
                         } catch {
-                            done(.failure(error))
+                            result = .failure(error)
                         }
+                        claim?.keep(result)
+                        completion(result)
                     }
                 }, completion: completion)
         }.get()
@@ -193,10 +150,10 @@ final class ReplayWindow: Sendable {
     }
 
     private func decide(
-        _ claim: Result<RefreshClaim, StateStoreError>, _ request: ReplayedRequest,
+        _ found: Result<RefreshClaim, StateStoreError>, _ request: ReplayClaim,
         reason: ServiceMetrics.ReplayReason
     ) -> ReplayStep {
-        switch claim {
+        switch found {
         case .failure(let error):
             // Only a store that must not be bypassed reports a failure here (memory never
             // does; the fail-open store falls back itself): the request cannot be made
@@ -225,13 +182,11 @@ final class ReplayWindow: Sendable {
         }
     }
 
-    /// Settles the claim on `key` with `result`, sealed: kept for the window when it is a
-    /// `200` or (with `refusals`) a `400 invalid_grant`, else handed to the waiters of this
-    /// call only (`keepFor` zero), so each concurrent request gets the answer of the one in
+    /// Settles `claim`'s key with `result`, sealed: kept for the window when it is a `200`
+    /// or (with `refusals`) a `400 invalid_grant`, else handed to the waiters of this call
+    /// only (`keepFor` zero), so each concurrent request gets the answer of the one in
     /// flight and the next one calls the provider again.
-    private func keep(
-        _ result: Result<HTTPResponse, GrantError>, for request: ReplayedRequest, refusals: Bool
-    ) {
+    fileprivate func keep(_ result: Result<HTTPResponse, GrantError>, for request: ReplayClaim) {
         let (key, provider) = (request.key, request.provider)
         let answer = KeptAnswer(result, provedBy: request.prover)
         // Sealed as bytes (the store holds bytes; nobody outside reads them), the plaintext
@@ -240,7 +195,7 @@ final class ReplayWindow: Sendable {
         // the provider. A settle that fails leaves nothing kept; the store reports its own
         // failures.
         let context = TokenSealer.context(provider, kind: .keptAnswer)
-        let keepFor = answer.isKept(refusals: refusals) ? window : .zero
+        let keepFor = answer.isKept(refusals: request.refusals) ? window : .zero
         guard
             let byteCount = try? keyRing.sealedByteCount(
                 plaintextCount: answer.plaintextByteCount, context: context)
@@ -267,4 +222,48 @@ final class ReplayWindow: Sendable {
 
     /// The first byte of a kept answer sealed as bytes (`SealedTokenLayout` version 1).
     static let sealedKeptAnswerVersion: UInt8 = 1
+}
+
+/// A request in the replay window (`ReplayWindow.replaying`): what the window reads of it
+/// (the token's key, the provider, the key that proved it, whether refusals are kept) and
+/// where its answers go. When the store grants it the claim on its key, the window hands
+/// it to the request's `call`, and the request hands the call's answer to `keep` before it
+/// answers: the answer goes back as a method call, not through a callback of the window's.
+final class ReplayClaim: Sendable {
+    let window: ReplayWindow
+    let key: StateKey
+    let provider: Provider
+    /// The thumbprint of the DPoP key that proved the request; nil: none did.
+    let prover: [UInt8]?
+    /// Whether a `400 invalid_grant` is kept as well as a `200`.
+    let refusals: Bool
+    /// The provider call, run by the request that holds the claim.
+    let call: @Sendable (ReplayClaim) -> Void
+    /// Sees each answer the window replays (kept, or the call in flight's) before
+    /// `completion`.
+    let replayed: @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    /// Every answer the window gives (not the call's, which the caller answers itself).
+    let completion: @Sendable (Result<HTTPResponse, GrantError>) -> Void
+
+    fileprivate init(
+        window: ReplayWindow, key: StateKey, provider: Provider, prover: [UInt8]?,
+        refusals: Bool, call: @escaping @Sendable (ReplayClaim) -> Void,
+        replayed: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void,
+        completion: @escaping @Sendable (Result<HTTPResponse, GrantError>) -> Void
+    ) {
+        self.window = window
+        self.key = key
+        self.provider = provider
+        self.prover = prover
+        self.refusals = refusals
+        self.call = call
+        self.replayed = replayed
+        self.completion = completion
+    }
+
+    /// The call's answer, settled under the claim (`ReplayWindow.keep`): called once, by
+    /// the request that holds the claim, before it answers.
+    func keep(_ result: Result<HTTPResponse, GrantError>) {
+        window.keep(result, for: self)
+    }
 }

@@ -56,24 +56,44 @@ final class ProviderCall: Sendable {
     }
 
     /// The one call to one of the provider's endpoints: a failed exchange becomes
-    /// CONTRACT §2's row, the answer goes through `interpret`, and the outcome is counted;
-    /// then what was read goes through `answer` (the caller's step, whose failures are not
-    /// the provider's outcome) to `completion`, answered in place when the transport
-    /// exchanges in place. The caller's step runs inside this call's one callback, so the
-    /// answer climbs back through no closure of the caller's before `completion`.
+    /// CONTRACT §2's row, the answer goes through `interpret`, and the outcome is counted
+    /// (`send`, then `read`); then what was read goes through `answer` (the caller's step,
+    /// whose failures are not the provider's outcome) to `completion`, answered in place
+    /// when the transport exchanges in place. The caller's step runs inside this call's one
+    /// callback, so the answer climbs back through no closure of the caller's before
+    /// `completion`.
     func exchange<Read, Answer>(
         _ request: HTTPClientRequest, with provider: Provider,
         interpret: @escaping @Sendable (HTTPResponse) throws(GrantError) -> Read,
         then answer: @escaping @Sendable (Read) throws(GrantError) -> Answer,
         completion: @escaping @Sendable (Result<Answer, GrantError>) -> Void
     ) {
-        transport.send(request, timeoutSeconds: timeoutSeconds) { [self] result in
+        send(request) { [self] result in
             completion(
                 Result { () throws(GrantError) in
-                    let arrived = try arrived(result, from: provider)
-                    return try answer(interpreted(arrived, from: provider, interpret))
+                    try answer(read(result, from: provider, interpret: interpret))
                 })
         }
+    }
+
+    /// Sends `request` to the provider over the transport, bounded by `timeoutSeconds`;
+    /// `completion` (the caller's one callback) gets what the transport answered, to `read`.
+    /// For a caller that carries its own state to the answer (the refresh attempt), so the
+    /// answer reaches it with no callback of this type's between.
+    func send(
+        _ request: HTTPClientRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        transport.send(request, timeoutSeconds: timeoutSeconds, completion: completion)
+    }
+
+    /// What the transport answered `send`, read: a failed exchange as CONTRACT §2's row,
+    /// counted and logged; the provider's answer through `interpret`, its outcome counted.
+    func read<Read>(
+        _ result: Result<HTTPResponse, HTTPClientError>, from provider: Provider,
+        interpret: (HTTPResponse) throws(GrantError) -> Read
+    ) throws(GrantError) -> Read {
+        try interpreted(arrived(result, from: provider), from: provider, interpret)
     }
 
     /// `exchange`, awaited: for the endpoints that run in a task (device authorization
