@@ -86,7 +86,7 @@ final class RefreshAttempt: Sendable {
         guard provider.familyPolicy.reuseDetection else { return callProvider(holding: claim) }
         refresh.families.checkGeneration(
             family, raw: raw, provider: provider,
-            failed: { self.called(.failure($0), holding: claim) }
+            failed: { self.called(.failure($0), sealedAs: nil, holding: claim) }
         ) { self.callProvider(holding: claim) }
     }
 
@@ -95,13 +95,14 @@ final class RefreshAttempt: Sendable {
     private func callProvider(holding claim: ReplayClaim?) {
         refresh.upstream.send(provider.tokenRequest(for: .refreshToken(raw))) {
             [self] result in
+            let sealed = Result { () throws(GrantError) in
+                try sealedAnswer(
+                    refresh.upstream.read(result, from: provider) {
+                        (answer) throws(GrantError) in try interpreted(answer)
+                    })
+            }
             providerAnswered(
-                Result { () throws(GrantError) in
-                    try sealedAnswer(
-                        refresh.upstream.read(result, from: provider) {
-                            (answer) throws(GrantError) in try interpreted(answer)
-                        })
-                }, holding: claim)
+                sealed.map(\.response), sealedAs: try? sealed.get().grant, holding: claim)
         }
     }
 
@@ -112,26 +113,29 @@ final class RefreshAttempt: Sendable {
         return try LegacyTokens.interpretRefresh(answer, provider: provider)
     }
 
-    /// The provider call's answer, sealed: for a legacy token, the allowance settled
-    /// (CONTRACT §9) first.
+    /// The provider call's answer, sealed (as `grant`): for a legacy token, the allowance
+    /// settled (CONTRACT §9) first.
     private func providerAnswered(
-        _ result: Result<HTTPResponse, GrantError>, holding claim: ReplayClaim?
+        _ result: Result<HTTPResponse, GrantError>, sealedAs grant: SealedGrant?,
+        holding claim: ReplayClaim?
     ) {
-        guard let legacyFormat else { return called(result, holding: claim) }
+        guard let legacyFormat else { return called(result, sealedAs: grant, holding: claim) }
         called(
             refresh.legacy.settledRefresh(
                 result, format: legacyFormat, provider: provider, request: request),
-            holding: claim)
+            sealedAs: grant, holding: claim)
     }
 
     /// The call's answer (the provider's, or reuse detection's refusal): with reuse
     /// detection, a successful answer's generation recorded as its family's newest first
     /// (CONTRACT §14: the client has it only then; every answer is then sealed anew as the
-    /// family's next generation, `needsNewSeal`, the one `sealedAnswer` sealed); then kept
-    /// under the window's claim (§12) and answered.
-    private func called(_ result: Result<HTTPResponse, GrantError>, holding claim: ReplayClaim?) {
-        guard provider.familyPolicy.reuseDetection, case .success = result,
-            let grant = try? refresh.families.refreshedGrant(family, thumbprint: binding)
+    /// family's next generation, `needsNewSeal`: `grant`, the one `sealedAnswer` sealed);
+    /// then kept under the window's claim (§12) and answered.
+    private func called(
+        _ result: Result<HTTPResponse, GrantError>, sealedAs grant: SealedGrant?,
+        holding claim: ReplayClaim?
+    ) {
+        guard provider.familyPolicy.reuseDetection, case .success = result, let grant
         else { return settled(result, holding: claim) }
         refresh.families.recordGeneration(grant, provider: provider) {
             self.settled(result, holding: claim)
@@ -154,20 +158,24 @@ final class RefreshAttempt: Sendable {
     /// (the derived one for a token sealed without one, CONTRACT §14) bound to `binding`
     /// (§13). The same text goes back only when nothing it seals would change: the active
     /// key, the current layout, the same binding, and no generation to count (§2).
-    private func sealedAnswer(_ tokens: ProviderTokenResponse) throws(GrantError) -> HTTPResponse {
+    private func sealedAnswer(_ tokens: ProviderTokenResponse) throws(GrantError) -> (
+        response: HTTPResponse, grant: SealedGrant?
+    ) {
         let families = refresh.families
         let rotated = tokens.refreshToken.flatMap { $0 == raw ? nil : $0 }
         if rotated == nil, opened.sealedWithActiveKey,
             !families.needsNewSeal(opened, provider: provider),
             opened.grant?.thumbprint == binding
         {
-            return GrantAnswer.success(
+            let response = GrantAnswer.success(
                 families.withLifetime(tokens, grant: opened.grant, provider: provider),
                 refreshToken: sealed)
+            return (response, opened.grant)
         }
         let grant = try families.refreshedGrant(family, thumbprint: binding)
         let answer = try refresh.sealer.seal(rotated ?? raw, for: provider, grant: grant)
-        return GrantAnswer.success(
+        let response = GrantAnswer.success(
             families.withLifetime(tokens, grant: grant, provider: provider), refreshToken: answer)
+        return (response, grant)
     }
 }
